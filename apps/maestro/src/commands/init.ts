@@ -1,0 +1,19 @@
+import { initWorkflow } from '@maestro/spec';
+import type { CommandModule } from '../kit.js';
+import { dim, green } from '../style.js';
+
+export const command: CommandModule = {
+  usage: 'maestro init [--workflow-root <dir>]',
+  summary: 'Create the .workflow/ skeleton (seed spec files, knowhow/, sessions/); safe to rerun',
+  options: {},
+  optionHelp: {},
+  examples: ['maestro init', 'maestro init --workflow-root ./my-project --json'],
+  async run(ctx) {
+    const result = await initWorkflow(ctx.layout);
+    const lines = result.created.length
+      ? [`${green('✓')} Initialised ${ctx.layout.workflow}`, ...result.created.map((p) => `  created ${p}`)]
+      : [`Already initialised: ${ctx.layout.workflow} (nothing changed)`];
+    lines.push(dim(`next: maestro spec add coding "Use UTC timestamps" "Store and compare times in UTC."`));
+    return { data: result, text: lines.join('\n') };
+  },
+};

@@ -1,0 +1,59 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { ExitCode, Runtime } from '@maestro/core';
+import type { WorkflowLayout } from '@maestro/fs';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+/** What every command receives. Commands never print or exit: they return a CommandResult. */
+export interface CommandContext {
+  /** The project root that holds `.workflow/`. */
+  root: string;
+  layout: WorkflowLayout;
+  runtime: Runtime;
+  json: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** True when stderr is an interactive terminal (progress may be shown). */
+  interactive: boolean;
+  /** Reads all of standard input (for `--content-file -`). */
+  readStdin(): Promise<string>;
+  /** Writes a diagnostic line to stderr (never to stdout). */
+  warn(line: string): void;
+  /** Shows progress on a TTY; a no-op with --json or when piped. */
+  progress(line: string): void;
+}
+
+export interface CommandResult {
+  /** The JSON document printed with --json; its shape has a schema in schemas/. */
+  data: unknown;
+  /** Human output for stdout. */
+  text: string;
+  /** Defaults to 0. */
+  exitCode?: ExitCode;
+  /** Lines for stderr in both modes. */
+  warnings?: string[];
+}
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+export interface CommandModule {
+  /** e.g. `maestro spec add <category> <title> [content]` */
+  usage: string;
+  /** One-line purpose. */
+  summary: string;
+  options: OptionSpec;
+  /** Help text per option name, shown by --help. */
+  optionHelp: Record<string, string>;
+  examples: string[];
+  run(ctx: CommandContext, args: ParsedArgs): Promise<CommandResult>;
+}
+
+/** Global options every command accepts. */
+export const GLOBAL_OPTIONS: OptionSpec = {
+  json: { type: 'boolean' },
+  'workflow-root': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};

@@ -1,0 +1,35 @@
+import type { CommandModule } from './kit.js';
+
+/**
+ * Every command, with its one-line summary, and a lazy loader so that `maestro --help` and
+ * `maestro --version` never load zod, yaml or the packages.
+ */
+export interface CommandEntry {
+  path: string[];
+  summary: string;
+  load(): Promise<CommandModule>;
+}
+
+const c = (path: string, summary: string, load: () => Promise<{ command: CommandModule }>): CommandEntry => ({
+  path: path.split(' '),
+  summary,
+  load: async () => (await load()).command,
+});
+
+export const COMMANDS: CommandEntry[] = [
+  c('init', 'Create the .workflow/ skeleton in a project', () => import('./commands/init.js')),
+];
+
+export function findCommand(words: readonly string[]): { entry: CommandEntry; rest: string[] } | null {
+  let best: CommandEntry | null = null;
+  for (const entry of COMMANDS) {
+    if (entry.path.length > words.length) continue;
+    if (entry.path.every((w, i) => words[i] === w) && (!best || entry.path.length > best.path.length)) best = entry;
+  }
+  return best ? { entry: best, rest: words.slice(best.path.length) } : null;
+}
+
+/** Commands under a noun, for `maestro spec` or `maestro spec --help`. */
+export function commandsUnder(prefix: readonly string[]): CommandEntry[] {
+  return COMMANDS.filter((e) => e.path.length > prefix.length && prefix.every((w, i) => e.path[i] === w));
+}

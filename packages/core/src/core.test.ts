@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import {
+  candidateId,
+  canonicalJson,
+  contentHash,
+  EXIT_BAD_INPUT,
+  fixedRuntime,
+  hashJson,
+  isoDate,
+  MaestroError,
+  newSid,
+  normalizeText,
+  parseJsonText,
+  SID_PATTERN,
+  slugify,
+} from './index.js';
+
+describe('normalizeText', () => {
+  it('folds width, case and whitespace', () => {
+    expect(normalizeText('  ｍａｅｓｔｒｏ①ﬁ \n\t Rule ')).toBe('maestro1fi rule');
+  });
+  it('gives one content hash for texts that differ only in case, width and spacing', () => {
+    expect(contentHash('Use  JWT\nfor auth')).toBe(contentHash('use jwt for auth'));
+    expect(contentHash('use jwt')).not.toBe(contentHash('use jwe'));
+  });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys at every depth and drops undefined', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"y":2,"z":1}]},"b":1}',
+    );
+    expect(hashJson({ a: 1, b: 2 })).toBe(hashJson({ b: 2, a: 1 }));
+  });
+});
+
+describe('ids', () => {
+  it('candidate id depends on target and normalised content, not on spacing', () => {
+    const a = candidateId('spec', 'Always  use UTC');
+    expect(a).toMatch(/^KDC-[a-f0-9]{16}$/);
+    expect(candidateId('spec', 'always use utc')).toBe(a);
+    expect(candidateId('knowhow', 'always use utc')).not.toBe(a);
+  });
+  it('new sids avoid the taken set', () => {
+    const rt = fixedRuntime('2026-05-01T10:00:00Z', { seed: 7 });
+    const first = newSid(rt, new Set());
+    expect(first).toMatch(SID_PATTERN);
+    expect(first.startsWith('S-20260501-')).toBe(true);
+    const again = newSid(fixedRuntime('2026-05-01T10:00:00Z', { seed: 7 }), new Set([first]));
+    expect(again).not.toBe(first);
+  });
+  it('slugify keeps ascii words', () => {
+    expect(slugify('Use JWT — for Auth!')).toBe('use-jwt-for-auth');
+    expect(slugify('中文')).toBe('');
+  });
+  it('isoDate is UTC', () => {
+    expect(isoDate(new Date('2026-01-02T23:30:00-05:00'))).toBe('2026-01-03');
+  });
+});
+
+describe('parseJsonText', () => {
+  it('names file, line and column of a syntax error', () => {
+    try {
+      parseJsonText('{\n  "a": 1,\n  oops\n}', 'x.json');
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(MaestroError);
+      const e = err as MaestroError;
+      expect(e.exitCode).toBe(EXIT_BAD_INPUT);
+      expect(e.message).toMatch(/^x\.json:3:\d+: invalid JSON/);
+    }
+  });
+  it('reports an empty file plainly', () => {
+    expect(() => parseJsonText('', 'e.json')).toThrow(/the file is empty/);
+  });
+});

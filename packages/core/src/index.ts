@@ -1,0 +1,21 @@
+export type { Runtime } from './clock.js';
+export { compactDate, fixedRuntime, isoDate, runtimeFromEnv, systemRuntime } from './clock.js';
+export type { ExitCode, MaestroErrorOptions, SourceLocation } from './errors.js';
+export {
+  EXIT_BAD_INPUT,
+  EXIT_ENVIRONMENT,
+  EXIT_OK,
+  EXIT_REFUSED,
+  environmentError,
+  formatLocation,
+  inputError,
+  isMaestroError,
+  MaestroError,
+  refusedError,
+} from './errors.js';
+export type { KnowledgeTarget } from './ids.js';
+export { CANDIDATE_ID_PATTERN, candidateId, derivedId, newSid, randomBase36, SID_PATTERN } from './ids.js';
+export type { Issue, Parsed } from './issues.js';
+export { formatIssue } from './issues.js';
+export { lineColumnAt, parseJsonText } from './json.js';
+export { canonicalJson, contentHash, hashJson, normalizeText, sha256, slugify } from './text.js';

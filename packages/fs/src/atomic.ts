@@ -1,0 +1,40 @@
+import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { environmentError } from '@maestro/core';
+import writeFileAtomicLib from 'write-file-atomic';
+
+/** fsync a directory so that a rename inside it survives a crash. Best effort where unsupported. */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // some filesystems refuse fsync on directories; the rename is still atomic
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The one atomic-write primitive: temp file + fsync + rename, then fsync of the directory.
+ * Readers see either the old bytes or the new bytes, never a torn file.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  try {
+    mkdirSync(dir, { recursive: true });
+    await writeFileAtomicLib(path, typeof data === 'string' ? data : Buffer.from(data), { fsync: true });
+  } catch (err) {
+    throw environmentError('WRITE_FAILED', `cannot write ${path}: ${(err as Error).message}`, {
+      hint: 'check free space and permissions; the previous content is intact',
+      cause: err,
+    });
+  }
+  fsyncDir(dir);
+}
+
+/** Writes JSON (2-space indent, final newline) atomically. */
+export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}

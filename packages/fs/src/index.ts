@@ -1,0 +1,12 @@
+export { fsyncDir, writeFileAtomic, writeJsonAtomic } from './atomic.js';
+export type { BackupManifest } from './backup.js';
+export { backupFiles, readBackupManifest, restoreFiles } from './backup.js';
+export { withCorpusLock } from './corpus-lock.js';
+export { crashPoint } from './crash.js';
+export type { CommitIntent, PlannedWrite } from './journal.js';
+export { commitFiles, readIntent, recoverCommit } from './journal.js';
+export type { WorkflowLayout } from './layout.js';
+export { workflowLayout } from './layout.js';
+export type { LockHandle, LockOptions, LockOwner } from './lock.js';
+export { acquireLock, LockTimeoutError, withLock, withLocks } from './lock.js';
+export { readJsonIfExists, readTextIfExists, readUserFile } from './read.js';

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { environmentError, inputError, parseJsonText } from '@maestro/core';
+
+/** Reads a text file, or returns null when it does not exist. Other failures are errors. */
+export function readTextIfExists(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw unreadable(path, err);
+  }
+}
+
+/** Reads a text file the user named; a missing file is bad input (exit 2). */
+export function readUserFile(path: string, what = 'file'): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw inputError('FILE_NOT_FOUND', `${what} not found: ${path}`, {
+        hint: 'check the path, or create the file first',
+        location: { file: path },
+      });
+    }
+    if (code === 'EISDIR') {
+      throw inputError('FILE_IS_DIRECTORY', `${what} is a directory, not a file: ${path}`, {
+        location: { file: path },
+      });
+    }
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw inputError('FILE_UNREADABLE', `${what} is not readable: ${path}`, {
+        hint: 'fix its permissions',
+        location: { file: path },
+      });
+    }
+    throw unreadable(path, err);
+  }
+}
+
+/** Reads and parses a JSON file, or returns null when it does not exist. Syntax errors name file:line:col. */
+export function readJsonIfExists(path: string): unknown | null {
+  const text = readTextIfExists(path);
+  return text === null ? null : parseJsonText(text, path);
+}
+
+function unreadable(path: string, err: unknown) {
+  return environmentError('READ_FAILED', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
+}

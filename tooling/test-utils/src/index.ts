@@ -1,0 +1,4 @@
+export type { CliRun } from './cli.js';
+export { CLI_BIN, runMaestro, runMaestroAsync } from './cli.js';
+export type { Tree } from './tmp.js';
+export { copyDir, readTree, tmpDir, tmpProject, writeTree } from './tmp.js';

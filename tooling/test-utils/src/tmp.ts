@@ -1,0 +1,57 @@
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { onTestFinished } from 'vitest';
+
+/** An inline file tree: relative path → file content. */
+export type Tree = Record<string, string>;
+
+/** A fresh temp dir, removed automatically when the current test finishes. */
+export function tmpDir(prefix = 'maestro-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  } catch {
+    // outside a test (e.g. in beforeAll): the caller cleans up
+  }
+  return dir;
+}
+
+export function writeTree(root: string, tree: Tree): void {
+  for (const [rel, content] of Object.entries(tree)) {
+    const abs = join(root, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+}
+
+/**
+ * A temp project root. Keys of `tree` are relative to the project root, e.g.
+ * `.workflow/specs/coding-conventions.md`.
+ */
+export function tmpProject(tree: Tree = {}): string {
+  const root = tmpDir('maestro-proj-');
+  mkdirSync(join(root, '.workflow'), { recursive: true });
+  writeTree(root, tree);
+  return root;
+}
+
+/** Every file under `root` (relative path → content), for before/after comparisons. */
+export function readTree(root: string, skip: (rel: string) => boolean = () => false): Tree {
+  const out: Tree = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const abs = join(dir, name);
+      const rel = relative(root, abs);
+      if (skip(rel)) continue;
+      if (statSync(abs).isDirectory()) walk(abs);
+      else out[rel] = readFileSync(abs, 'latin1');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+export function copyDir(from: string, to: string): void {
+  cpSync(from, to, { recursive: true });
+}
