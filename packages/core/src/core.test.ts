@@ -74,3 +74,11 @@ describe('parseJsonText', () => {
     expect(() => parseJsonText('', 'e.json')).toThrow(/the file is empty/);
   });
 });
+
+describe('jsonErrorOffset', () => {
+  it('finds the first bad character', () => {
+    expect(() => parseJsonText('{\n "a": }', 'b.json')).toThrow(/^b\.json:2:7: invalid JSON/);
+    expect(() => parseJsonText('[1, 2', 'c.json')).toThrow(/^c\.json:1:6:/);
+    expect(() => parseJsonText('{"a": 1} x', 'd.json')).toThrow(/^d\.json:1:10:/);
+  });
+});

@@ -17,5 +17,5 @@ export type { KnowledgeTarget } from './ids.js';
 export { CANDIDATE_ID_PATTERN, candidateId, derivedId, newSid, randomBase36, SID_PATTERN } from './ids.js';
 export type { Issue, Parsed } from './issues.js';
 export { formatIssue } from './issues.js';
-export { lineColumnAt, parseJsonText } from './json.js';
+export { jsonErrorOffset, lineColumnAt, parseJsonText } from './json.js';
 export { canonicalJson, contentHash, hashJson, normalizeText, sha256, slugify } from './text.js';

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -41,8 +42,13 @@ function formatAge(ms: number): string {
 }
 
 const HOST = hostname();
-/** Locks this process holds, by lock path, so nested acquisition in one process is reentrant. */
-const held = new Map<string, { count: number; token: string; timer: NodeJS.Timeout }>();
+/** Locks this process holds, by lock path: the owner token and the heartbeat timer. */
+const held = new Map<string, { token: string; timer: NodeJS.Timeout }>();
+/**
+ * The locks held by the current async call chain. `withLock` inside a `withLock` on the same
+ * target is reentrant; a concurrent task in the same process waits like any other process.
+ */
+const chain = new AsyncLocalStorage<ReadonlySet<string>>();
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -144,18 +150,12 @@ export interface LockHandle {
   release(): void;
 }
 
-/** Takes `<target>.lock`, waiting up to the timeout. Reentrant within one process. */
+/** Takes `<target>.lock`, waiting up to the timeout. Not reentrant: use `withLock` for that. */
 export async function acquireLock(target: string, options: LockOptions = {}): Promise<LockHandle> {
   const lockPath = `${target}.lock`;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const staleMs = options.staleMs ?? 10_000;
   const retryMs = options.retryMs ?? 25;
-  const mine = held.get(lockPath);
-  // Reentrant only for the same process; a lock file left by another owner is never assumed ours.
-  if (mine) {
-    mine.count++;
-    return handleFor(lockPath);
-  }
   const deadline = Date.now() + timeoutMs;
   const owner: LockOwner = { pid: process.pid, host: HOST, token: randomUUID(), createdAt: Date.now() };
   for (;;) {
@@ -189,7 +189,7 @@ export async function acquireLock(target: string, options: LockOptions = {}): Pr
     Math.max(100, Math.floor(staleMs / 4)),
   );
   timer.unref();
-  held.set(lockPath, { count: 1, token: owner.token, timer });
+  held.set(lockPath, { token: owner.token, timer });
   return handleFor(lockPath);
 }
 
@@ -202,8 +202,6 @@ function handleFor(lockPath: string): LockHandle {
       released = true;
       const entry = held.get(lockPath);
       if (!entry) return;
-      entry.count--;
-      if (entry.count > 0) return;
       clearInterval(entry.timer);
       held.delete(lockPath);
       // Only remove the file if it is still ours (it may have been broken as stale).
@@ -219,14 +217,9 @@ function handleFor(lockPath: string): LockHandle {
   };
 }
 
-/** Runs `fn` holding `<target>.lock`. */
+/** Runs `fn` holding `<target>.lock`; reentrant for nested calls in the same async chain. */
 export async function withLock<T>(target: string, fn: () => Promise<T> | T, options?: LockOptions): Promise<T> {
-  const handle = await acquireLock(target, options);
-  try {
-    return await fn();
-  } finally {
-    handle.release();
-  }
+  return withLocks([target], fn, options);
 }
 
 /** Runs `fn` holding several locks, taken in sorted order so that two callers cannot deadlock. */
@@ -235,11 +228,13 @@ export async function withLocks<T>(
   fn: () => Promise<T> | T,
   options?: LockOptions,
 ): Promise<T> {
-  const sorted = [...new Set(targets)].sort();
+  const mine = chain.getStore() ?? new Set<string>();
+  const sorted = [...new Set(targets)].filter((t) => !mine.has(`${t}.lock`)).sort();
   const handles: LockHandle[] = [];
   try {
     for (const t of sorted) handles.push(await acquireLock(t, options));
-    return await fn();
+    const next = new Set([...mine, ...handles.map((h) => h.path)]);
+    return await chain.run(next, fn);
   } finally {
     for (const h of handles.reverse()) h.release();
   }

@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpDir } from '@maestro/test-utils';
+import { describe, expect, it } from 'vitest';
+import { type CliIO, findProjectRoot, runCli } from './cli.js';
+
+function io(cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const cli: CliIO = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    cwd,
+    env,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    readStdin: async () => '',
+  };
+  return { cli, out: () => out.join(''), err: () => err.join('') };
+}
+
+describe('routing', () => {
+  it('prints top-level help and version', async () => {
+    const t = io(tmpDir());
+    expect(await runCli(['--help'], t.cli)).toBe(0);
+    expect(t.out()).toContain('Usage: maestro <command>');
+    expect(t.out()).toContain('init');
+    const v = io(tmpDir());
+    expect(await runCli(['--version'], v.cli)).toBe(0);
+    expect(v.out()).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('suggests the closest command for a typo (exit 2)', async () => {
+    const t = io(tmpDir());
+    expect(await runCli(['inti'], t.cli)).toBe(2);
+    expect(t.err()).toContain('unknown command "maestro inti"');
+    expect(t.err()).toContain('did you mean `maestro init`');
+  });
+
+  it('shows command help with options and an example', async () => {
+    const t = io(tmpDir());
+    expect(await runCli(['init', '--help'], t.cli)).toBe(0);
+    expect(t.out()).toContain('Usage: maestro init');
+    expect(t.out()).toContain('--workflow-root');
+    expect(t.out()).toContain('Examples:');
+  });
+
+  it('rejects unknown options with exit 2 and a JSON error document', async () => {
+    const t = io(tmpDir());
+    expect(await runCli(['init', '--nope', '--json'], t.cli)).toBe(2);
+    const doc = JSON.parse(t.out());
+    expect(doc.schema_version).toBe('maestro-error/1.0');
+    expect(doc.error).toMatchObject({ code: 'USAGE', exit_code: 2 });
+    expect(t.err()).toContain("Unknown option '--nope'");
+  });
+
+  it('accepts global flags before the command', async () => {
+    const dir = tmpDir();
+    const t = io(tmpDir());
+    expect(await runCli(['--workflow-root', dir, '--json', 'init'], t.cli)).toBe(0);
+    expect(JSON.parse(t.out()).root).toBe(dir);
+    expect(existsSync(join(dir, '.workflow/specs/learnings.md'))).toBe(true);
+  });
+});
+
+describe('findProjectRoot', () => {
+  it('walks up to the directory holding .workflow/', () => {
+    const dir = tmpDir();
+    mkdirSync(join(dir, '.workflow'));
+    mkdirSync(join(dir, 'a/b'), { recursive: true });
+    expect(findProjectRoot(join(dir, 'a/b'))).toBe(dir);
+    const bare = tmpDir();
+    expect(findProjectRoot(bare)).toBe(bare);
+  });
+});
