@@ -13,9 +13,13 @@ export interface LockOwner {
 }
 
 export interface LockOptions {
-  /** Give up after this long (default 10 s). */
+  /** Give up after this long (default 15 s, or `MAESTRO_LOCK_TIMEOUT_MS`). */
   timeoutMs?: number;
-  /** A lock whose mtime is older than this is stale (default 10 s); the holder refreshes it. */
+  /**
+   * A lock whose mtime is older than this is stale (default 30 s); the holder refreshes it. It is
+   * generous because a holder busy in synchronous work cannot refresh; a crashed holder on this
+   * host is detected at once by its dead pid instead.
+   */
   staleMs?: number;
   /** Poll interval while waiting (default 25 ms, with jitter). */
   retryMs?: number;
@@ -35,6 +39,11 @@ export class LockTimeoutError extends MaestroError {
     });
     this.name = 'LockTimeoutError';
   }
+}
+
+function defaultTimeout(): number {
+  const fromEnv = Number(process.env.MAESTRO_LOCK_TIMEOUT_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 15_000;
 }
 
 function formatAge(ms: number): string {
@@ -153,8 +162,8 @@ export interface LockHandle {
 /** Takes `<target>.lock`, waiting up to the timeout. Not reentrant: use `withLock` for that. */
 export async function acquireLock(target: string, options: LockOptions = {}): Promise<LockHandle> {
   const lockPath = `${target}.lock`;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const staleMs = options.staleMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? defaultTimeout();
+  const staleMs = options.staleMs ?? 30_000;
   const retryMs = options.retryMs ?? 25;
   const deadline = Date.now() + timeoutMs;
   const owner: LockOwner = { pid: process.pid, host: HOST, token: randomUUID(), createdAt: Date.now() };
