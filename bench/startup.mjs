@@ -1,8 +1,8 @@
 // Start-up cost of `maestro --help` and `maestro --version` over bare `node`, measured round-robin
 // in one run (medians), so the figure is a difference and a ratio, not an absolute time.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { median, writeResults } from './lib/report.mjs';
 
 const bin = resolve(import.meta.dirname, '../apps/maestro/dist/main.js');
 const n = Number(process.env.BENCH_N ?? 20);
@@ -20,7 +20,6 @@ for (let i = 0; i < n; i++) {
     times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(times['node -e ""']);
 const rows = Object.entries(times).map(([name, xs]) => {
   const m = median(xs);
@@ -38,5 +37,8 @@ const table = [
   '',
 ].join('\n');
 console.log(table);
-mkdirSync(resolve(import.meta.dirname, 'results'), { recursive: true });
-writeFileSync(resolve(import.meta.dirname, 'results/startup.md'), table);
+writeResults('startup', table, [
+  { name: '--help over bare node', value: median(times['maestro --help']) - base, unit: 'ms' },
+  { name: '--version over bare node', value: median(times['maestro --version']) - base, unit: 'ms' },
+  { name: '--help / bare node', value: median(times['maestro --help']) / base, unit: 'x' },
+]);
