@@ -1,1 +1,57 @@
-export {};
+export { emptyDelta, parseDelta, readDelta, readDeltaFile, serializeDelta, updateDelta } from './delta.js';
+export type { KnownIds } from './ids.js';
+export { findEntry, loadCorpusFor, resolveIdsIn, resolveKnowledgeIds } from './ids.js';
+export { jsonSchemas } from './json-schemas.js';
+export type { RecordRequest, RecordResult, StageRequest, StageResult } from './knowledge.js';
+export { assertRunAcceptsKnowledge, recordKnowledge, stageKnowledge } from './knowledge.js';
+export type { RunPaths, SessionPaths } from './paths.js';
+export { assertRunId, assertSessionId, runPaths, sessionPaths } from './paths.js';
+export type { StartRunOptions } from './run.js';
+export { listRuns, readRun, serializeRun, startRun, updateRun } from './run.js';
+export type {
+  CandidateAction,
+  CandidateStatus,
+  InputSource,
+  KnowledgeDelta,
+  LedgerCandidate,
+  LedgerInput,
+  PromotionReceipt,
+  RunRecord,
+  SessionRecord,
+  Signal,
+  SourceKind,
+} from './schemas.js';
+export {
+  ACTIONS,
+  CANDIDATE_STATUSES,
+  INPUT_SOURCES,
+  KnowledgeDeltaSchema,
+  LedgerCandidateSchema,
+  LedgerInputSchema,
+  PromotionReceiptSchema,
+  RejectionSchema,
+  RUN_ID_PATTERN,
+  RUN_STATUSES,
+  RunRecordSchema,
+  SESSION_ID_PATTERN,
+  SESSION_STATUSES,
+  SessionRecordSchema,
+  SIGNALS,
+  SOURCE_KINDS,
+  TARGETS,
+} from './schemas.js';
+export type { CreateSessionOptions } from './session.js';
+export { createSession, listSessions, readSession, serializeSession, updateSession } from './session.js';
+export type { RecordInput, StageInput, StageOutcome } from './stage.js';
+export {
+  checkStageInput,
+  parseAction,
+  parseSignal,
+  parseSource,
+  parseTarget,
+  recordInto,
+  splitList,
+  stageInto,
+} from './stage.js';
+export type { CandidateStage, SessionSummary, SummaryCandidate, SummaryInput, SummaryRun } from './summary.js';
+export { aggregateCandidates, aggregateInputs, summarizeSession } from './summary.js';
