@@ -4,7 +4,7 @@ import { updateDelta } from './delta.js';
 import { type KnownIds, resolveKnowledgeIds } from './ids.js';
 import { readRun } from './run.js';
 import type { CandidateAction, InputSource, LedgerInput, RunRecord, Signal } from './schemas.js';
-import { actionConflict, checkStageInput, recordInto, stageInto } from './stage.js';
+import { actionConflict, checkStageInput, type RecordInput, recordInto, stageInto } from './stage.js';
 import { summarizeSession } from './summary.js';
 
 /** Staging and recording need a running run: completed and sealed runs are immutable. */
@@ -148,20 +148,11 @@ export async function recordKnowledge(
   }
   assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id));
   const known = await resolveKnowledgeIds(layout, req.knowledge_ids, { allowUnknown: req.allow_unknown === true });
-  let inputs: LedgerInput[] = [];
-  await updateDelta(
+  const inputs = await appendInputs(
     layout,
     req.session_id,
     req.run_id,
-    (delta) => {
-      assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id));
-      const at = runtime.now().toISOString();
-      inputs = recordInto(
-        delta,
-        { knowledge_ids: known.ids, signal: req.signal, source, evidence: req.evidence ?? [] },
-        at,
-      ).map((i) => structuredClone(i));
-    },
+    { knowledge_ids: known.ids, signal: req.signal, source, evidence: req.evidence ?? [] },
     runtime,
   );
   return {
@@ -173,4 +164,29 @@ export async function recordKnowledge(
     inputs,
     unknown_ids: known.unknown,
   };
+}
+
+/**
+ * Records already-resolved ids into a running run's ledger under its lock (the run's status is
+ * re-checked inside the lock). Returns copies of the touched input rows.
+ */
+export async function appendInputs(
+  layout: WorkflowLayout,
+  sessionId: string,
+  runId: string,
+  input: RecordInput,
+  runtime: Runtime,
+): Promise<LedgerInput[]> {
+  let inputs: LedgerInput[] = [];
+  await updateDelta(
+    layout,
+    sessionId,
+    runId,
+    (delta) => {
+      assertRunAcceptsKnowledge(readRun(layout, sessionId, runId));
+      inputs = recordInto(delta, input, runtime.now().toISOString()).map((i) => structuredClone(i));
+    },
+    runtime,
+  );
+  return inputs;
 }
