@@ -53,6 +53,16 @@ export interface KnowledgeEntry {
   type: string | null;
   /** Conflict marker fields when present. */
   conflict: { marker: string; note: string | null; date: string | null } | null;
+  /**
+   * Where `title` came from (additive, optional): the `title` attribute, the `### ` heading, the
+   * first line of the content (entries with neither; such titles never count as duplicates), or
+   * the knowhow frontmatter / first `# ` heading / file name.
+   */
+  titleSource?: 'attribute' | 'heading' | 'content' | 'frontmatter' | 'filename' | 'none';
+  /** Spec: every attribute of the tag, decoded (unknown ones such as `id`, `sourceRef` too). */
+  attributes?: Record<string, string>;
+  /** Knowhow: the explicit id (`explicitId` frontmatter, e.g. `tip-20260427-my-slug`), if any. */
+  explicitId?: string | null;
 }
 
 export interface CorpusFileInfo {

@@ -1,0 +1,154 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { environmentError, type Issue } from '@maestro/core';
+import type { WorkflowLayout } from '@maestro/fs';
+import { type KnowhowFileModel, knowhowEntry, parseKnowhowFile } from './knowhow-file.js';
+import type { Corpus, CorpusFileInfo, KnowledgeEntry } from './model.js';
+import { parseSpecFile, type SpecFileModel } from './spec-file.js';
+import { specFileEntries } from './spec-view.js';
+
+/** A corpus file as read: its text (exact), parsed model and entries. */
+export interface LoadedSpecFile {
+  /** Relative to `.workflow/`, e.g. `specs/learnings.md`. */
+  file: string;
+  text: string;
+  model: SpecFileModel;
+  entries: KnowledgeEntry[];
+  /** False when the bytes are not valid UTF-8; such a file is read but never rewritten. */
+  utf8: boolean;
+}
+
+export interface LoadedKnowhowFile {
+  file: string;
+  text: string;
+  model: KnowhowFileModel;
+  entry: KnowledgeEntry;
+  utf8: boolean;
+}
+
+export interface LoadedCorpus {
+  corpus: Corpus;
+  specs: LoadedSpecFile[];
+  knowhow: LoadedKnowhowFile[];
+}
+
+/** `*.md` files directly inside `dir` (non-recursive), sorted; [] when the directory is missing. */
+function markdownFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isFile() && d.name.endsWith('.md'))
+      .map((d) => d.name)
+      .sort();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw environmentError('READ_FAILED', `cannot list ${dir}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function readCorpusFile(abs: string, rel: string, issues: Issue[], files: CorpusFileInfo[]) {
+  let buf: Buffer;
+  let st: ReturnType<typeof statSync>;
+  try {
+    buf = readFileSync(abs);
+    st = statSync(abs);
+  } catch (err) {
+    throw environmentError('READ_FAILED', `cannot read ${abs}: ${(err as Error).message}`, {
+      hint: 'check its permissions',
+      cause: err,
+    });
+  }
+  const text = buf.toString('utf8');
+  const utf8 = Buffer.byteLength(text, 'utf8') === buf.length && Buffer.from(text, 'utf8').equals(buf);
+  if (!utf8) {
+    issues.push({
+      severity: 'error',
+      code: 'FILE_NOT_UTF8',
+      message: 'file is not valid UTF-8; it is read with replacement characters and maestro will not rewrite it',
+      hint: 'convert the file to UTF-8',
+      file: `.workflow/${rel}`,
+    });
+  }
+  files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
+  return { text, utf8 };
+}
+
+/**
+ * Reads and parses every `specs/*.md` and `knowhow/*.md` (non-recursive), once each. Never writes.
+ * Parse problems are returned as issues naming `.workflow/...` paths; they never abort the load.
+ */
+export function loadCorpusFiles(layout: WorkflowLayout): LoadedCorpus {
+  const issues: Issue[] = [];
+  const files: CorpusFileInfo[] = [];
+  const specs: LoadedSpecFile[] = [];
+  const knowhow: LoadedKnowhowFile[] = [];
+  for (const name of markdownFiles(layout.specs)) {
+    const file = `specs/${name}`;
+    const { text, utf8 } = readCorpusFile(join(layout.specs, name), file, issues, files);
+    const parsed = parseSpecFile(text, `.workflow/${file}`);
+    issues.push(...parsed.issues);
+    const entries = specFileEntries(parsed.value, file, `.workflow/${file}`, issues);
+    specs.push({ file, text, model: parsed.value, entries, utf8 });
+  }
+  for (const name of markdownFiles(layout.knowhow)) {
+    const file = `knowhow/${name}`;
+    const { text, utf8 } = readCorpusFile(join(layout.knowhow, name), file, issues, files);
+    const parsed = parseKnowhowFile(text, `.workflow/${file}`);
+    issues.push(...parsed.issues);
+    knowhow.push({ file, text, model: parsed.value, entry: knowhowEntry(parsed.value, file, issues), utf8 });
+  }
+  const entries = [...specs.flatMap((s) => s.entries), ...knowhow.map((k) => k.entry)];
+  return { corpus: { entries, byId: indexById(entries, issues), issues, files }, specs, knowhow };
+}
+
+/** The corpus view every package uses: entries, `byId`, issues and file stats. */
+export function loadCorpus(layout: WorkflowLayout): Corpus {
+  return loadCorpusFiles(layout).corpus;
+}
+
+/**
+ * Builds `byId`. A sid written twice keeps its id on the first entry (files in name order, then
+ * file order); later copies become `<sid>~2`, `<sid>~3`, ... and are reported as errors.
+ */
+function indexById(entries: KnowledgeEntry[], issues: Issue[]): Map<string, KnowledgeEntry> {
+  const byId = new Map<string, KnowledgeEntry>();
+  for (const e of entries) {
+    if (!byId.has(e.id)) {
+      byId.set(e.id, e);
+      continue;
+    }
+    const first = byId.get(e.id)!;
+    let n = 2;
+    while (byId.has(`${e.id}~${n}`)) n++;
+    issues.push({
+      severity: 'error',
+      code: 'DUPLICATE_ID',
+      message: `id ${e.id} is also used at .workflow/${first.file}:${first.line ?? 1}; this copy is listed as ${e.id}~${n}`,
+      hint: 'remove the sid attribute of one copy and run `maestro spec backfill-sid`',
+      file: `.workflow/${e.file}`,
+      line: e.line ?? undefined,
+    });
+    e.id = `${e.id}~${n}`;
+    byId.set(e.id, e);
+  }
+  return byId;
+}
+
+/**
+ * Finds an entry by its id, or by a knowhow file stem / file name / explicit id
+ * (`TIP-20260427-x`, `TIP-20260427-x.md`, `tip-20260427-x` all resolve to `knowhow-tip-20260427-x`).
+ */
+export function findEntry(corpus: Corpus, ref: string): KnowledgeEntry | null {
+  const direct = corpus.byId.get(ref);
+  if (direct) return direct;
+  const trimmed = ref.trim().replace(/^spec:/, '');
+  if (corpus.byId.has(trimmed)) return corpus.byId.get(trimmed)!;
+  const base = trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  for (const e of corpus.entries) {
+    if (e.store !== 'knowhow') continue;
+    const name = e.file.slice(e.file.lastIndexOf('/') + 1);
+    if (name === base || name === `${base}.md` || e.explicitId === trimmed) return e;
+    if (e.id === `knowhow-${base.toLowerCase().replace(/\.md$/, '')}`) return e;
+  }
+  return null;
+}

@@ -1,0 +1,291 @@
+import { contentHash, type Issue, normalizeText, sha256 } from '@maestro/core';
+import { unescapeSpecContent } from './entities.js';
+import { fmString } from './frontmatter.js';
+import { type KnowledgeEntry, SPEC_CATEGORIES } from './model.js';
+import { FILE_CATEGORY } from './seeds.js';
+import type { SpecEntryNode, SpecFileModel, SpecLegacyNode } from './spec-file.js';
+
+/**
+ * The parsed view of spec entries (`KnowledgeEntry`), computed from the lossless file model.
+ *
+ * Identity: the `sid` attribute when present. An entry without one gets a derived id
+ * `D-` + the first 16 hex of sha256(file stem, NUL, normalised title, NUL, normalised content).
+ * It depends only on the entry itself and its file, so inserting or removing other entries never
+ * changes it. Two entries of one file with the same title and content (exact twins) get `-2`,
+ * `-3`, ... in file order. `maestro spec backfill-sid` replaces derived ids with real sids.
+ */
+
+const VALID_CATEGORIES = new Set<string>(SPEC_CATEGORIES);
+const CONFIDENCE = new Set(['high', 'medium', 'low', 'contested']);
+
+/** The first attribute of that name, decoded, or undefined. */
+export function attributeOf(node: SpecEntryNode, name: string): string | undefined {
+  for (const a of node.attributes) if (a.name === name) return a.value;
+  return undefined;
+}
+
+/** Splits a `keywords` value: commas (ASCII or full-width); a value without commas splits on spaces. */
+export function splitKeywords(value: string | undefined): string[] {
+  if (!value) return [];
+  const parts = /[,，、]/.test(value) ? value.split(/[,，、]/) : value.split(/\s+/);
+  const out: string[] = [];
+  for (const p of parts) {
+    const k = p.trim().toLowerCase();
+    if (k && !out.includes(k)) out.push(k);
+  }
+  return out;
+}
+
+/** Splits a comma-separated sid list (`supersedes`). */
+export function splitIdList(value: string | undefined): string[] {
+  if (!value) return [];
+  const out: string[] = [];
+  for (const p of value.split(/[,\s]+/)) if (p && !out.includes(p)) out.push(p);
+  return out;
+}
+
+export function fileStem(file: string): string {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  return base.endsWith('.md') ? base.slice(0, -3) : base;
+}
+
+/** The category a file's entries default to: frontmatter `category`, else the seed file name. */
+export function fileCategory(model: SpecFileModel, file: string): string | null {
+  const fm = fmString(model.frontmatter?.data ?? null, 'category');
+  if (fm) return fm.trim();
+  return FILE_CATEGORY[file.slice(file.lastIndexOf('/') + 1)] ?? null;
+}
+
+/** Splits an entry body into its `### ` heading (if it opens the body) and its content. */
+export function splitBody(body: string): { heading: string | null; content: string } {
+  const lead = /^[ \t\r\n]*/.exec(body)![0].length;
+  if (body.startsWith('###', lead) && (body[lead + 3] === ' ' || body[lead + 3] === '\t')) {
+    const nl = body.indexOf('\n', lead);
+    const line = body.slice(lead + 4, nl === -1 ? body.length : nl);
+    const rest = nl === -1 ? '' : body.slice(nl + 1);
+    return { heading: line.trim(), content: cleanContent(rest) };
+  }
+  return { heading: null, content: cleanContent(body) };
+}
+
+/** Display title of an entry that has neither a title attribute nor a heading. */
+function firstLine(content: string): string {
+  const line = content.split('\n', 1)[0].trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+function cleanContent(text: string): string {
+  return unescapeSpecContent(text.replace(/\r\n/g, '\n').trim());
+}
+
+export function derivedSpecId(file: string, title: string, content: string): string {
+  return `D-${sha256(`${fileStem(file)}\u0000${normalizeText(title)}\u0000${normalizeText(content)}`).slice(0, 16)}`;
+}
+
+interface ViewContext {
+  file: string;
+  issueFile: string;
+  defaultCategory: string | null;
+  issues: Issue[];
+}
+
+function warn(ctx: ViewContext, node: { line: number; column: number }, code: string, message: string, hint: string) {
+  ctx.issues.push({
+    severity: 'warning',
+    code,
+    message,
+    hint,
+    file: ctx.issueFile,
+    line: node.line,
+    column: node.column,
+  });
+}
+
+function entryCategory(node: SpecEntryNode, ctx: ViewContext): string | null {
+  const raw = attributeOf(node, 'category')?.trim();
+  if (!raw) {
+    warn(ctx, node, 'SPEC_CATEGORY_MISSING', 'entry has no category attribute', 'add category="..."');
+    return ctx.defaultCategory;
+  }
+  if (!VALID_CATEGORIES.has(raw)) {
+    warn(
+      ctx,
+      node,
+      'SPEC_CATEGORY_INVALID',
+      `category "${raw}" is not one of ${SPEC_CATEGORIES.join(', ')}`,
+      'use one of the seven categories',
+    );
+  }
+  return raw;
+}
+
+function entryStatus(node: SpecEntryNode, ctx: ViewContext): 'active' | 'deprecated' {
+  const s = attributeOf(node, 'status')?.trim().toLowerCase();
+  if (s === 'deprecated' || s === 'superseded') return 'deprecated';
+  if (s && s !== 'active')
+    warn(
+      ctx,
+      node,
+      'SPEC_STATUS_UNKNOWN',
+      `status "${s}" is not active or deprecated; read as active`,
+      'use status="deprecated" or remove it',
+    );
+  return 'active';
+}
+
+function entryDate(node: SpecEntryNode, ctx: ViewContext): string | null {
+  const d = attributeOf(node, 'date')?.trim();
+  if (d && /^\d{4}-\d{2}-\d{2}/.test(d)) return d.slice(0, 10);
+  warn(
+    ctx,
+    node,
+    'SPEC_DATE_INVALID',
+    d ? `date "${d}" is not YYYY-MM-DD` : 'entry has no date attribute',
+    'write date="YYYY-MM-DD"',
+  );
+  return null;
+}
+
+function entryLinks(node: SpecEntryNode, ctx: ViewContext): { supersedes: string[]; supersededBy: string | null } {
+  let by = attributeOf(node, 'superseded-by')?.trim();
+  const alias = attributeOf(node, 'superseded_by')?.trim();
+  if (!by && alias) {
+    by = alias;
+    warn(
+      ctx,
+      node,
+      'SPEC_ATTRIBUTE_ALIAS',
+      'superseded_by is read as superseded-by',
+      'rename the attribute to superseded-by',
+    );
+  }
+  return { supersedes: splitIdList(attributeOf(node, 'supersedes')), supersededBy: by || null };
+}
+
+/** The view of one tagged entry. `id` is the sid or the derived id (before twin suffixes). */
+export function viewOfEntry(node: SpecEntryNode, ctx: ViewContext): KnowledgeEntry {
+  const { heading, content } = splitBody(node.body);
+  const titleAttr = attributeOf(node, 'title')?.trim();
+  const title = titleAttr || heading || firstLine(content);
+  const sid = attributeOf(node, 'sid')?.trim();
+  const confidence = attributeOf(node, 'confidence')?.trim().toLowerCase() || null;
+  if (confidence && !CONFIDENCE.has(confidence)) {
+    warn(
+      ctx,
+      node,
+      'SPEC_CONFIDENCE_UNKNOWN',
+      `confidence "${confidence}" is not high, medium, low or contested; ignored`,
+      'fix or remove it',
+    );
+  }
+  const marker = attributeOf(node, 'conflict-marker')?.trim();
+  const seen = new Set<string>();
+  for (const a of node.attributes) {
+    if (!a.name) continue;
+    if (seen.has(a.name))
+      warn(
+        ctx,
+        node,
+        'SPEC_ATTRIBUTE_DUPLICATE',
+        `attribute "${a.name}" appears twice; the first is used`,
+        'remove the second one',
+      );
+    seen.add(a.name);
+  }
+  return {
+    id: sid || derivedSpecId(ctx.file, title, content),
+    store: 'spec',
+    title,
+    content,
+    category: entryCategory(node, ctx),
+    keywords: splitKeywords(attributeOf(node, 'keywords')),
+    description: attributeOf(node, 'description')?.trim() || null,
+    date: entryDate(node, ctx),
+    status: entryStatus(node, ctx),
+    confidence: confidence && CONFIDENCE.has(confidence) ? confidence : null,
+    ...entryLinks(node, ctx),
+    ref: attributeOf(node, 'ref')?.trim() || null,
+    source: attributeOf(node, 'source')?.trim() || null,
+    file: ctx.file,
+    line: node.line,
+    contentHash: contentHash(content),
+    legacy: false,
+    hasSid: Boolean(sid),
+    type: null,
+    conflict: marker
+      ? { marker, note: attributeOf(node, 'conflict-note') ?? null, date: attributeOf(node, 'conflict-date') ?? null }
+      : null,
+    titleSource: titleAttr ? 'attribute' : heading ? 'heading' : content ? 'content' : 'none',
+    attributes: Object.fromEntries(
+      node.attributes
+        .filter((a) => a.name)
+        .map((a) => [a.name, a.value])
+        .reverse(),
+    ),
+  };
+}
+
+export function viewOfLegacy(node: SpecLegacyNode, ctx: ViewContext): KnowledgeEntry {
+  const nl = node.raw.indexOf('\n');
+  const content = cleanContent(nl === -1 ? '' : node.raw.slice(nl + 1));
+  if (node.category && !VALID_CATEGORIES.has(node.category)) {
+    warn(
+      ctx,
+      node,
+      'SPEC_CATEGORY_INVALID',
+      `category "${node.category}" is not one of ${SPEC_CATEGORIES.join(', ')}`,
+      'use one of the seven categories',
+    );
+  }
+  return {
+    id: derivedSpecId(ctx.file, node.title, content),
+    store: 'spec',
+    title: node.title,
+    content,
+    category: node.category ?? ctx.defaultCategory,
+    keywords: [],
+    description: null,
+    date: node.date ? node.date.slice(0, 10) : null,
+    status: 'active',
+    confidence: null,
+    supersedes: [],
+    supersededBy: null,
+    ref: null,
+    source: null,
+    file: ctx.file,
+    line: node.line,
+    contentHash: contentHash(content),
+    legacy: true,
+    hasSid: false,
+    type: null,
+    conflict: null,
+    titleSource: 'heading',
+    attributes: {},
+  };
+}
+
+/**
+ * Every entry of a parsed spec file, in file order. `file` is relative to `.workflow/`
+ * (`specs/x.md`); `issueFile` is how issues name the file. Twin derived ids get suffixes.
+ */
+export function specFileEntries(
+  model: SpecFileModel,
+  file: string,
+  issueFile: string,
+  issues: Issue[],
+): KnowledgeEntry[] {
+  const ctx: ViewContext = { file, issueFile, defaultCategory: fileCategory(model, file), issues };
+  const out: KnowledgeEntry[] = [];
+  const twins = new Map<string, number>();
+  for (const s of model.segments) {
+    if (s.kind === 'text') continue;
+    const e = s.kind === 'entry' ? viewOfEntry(s, ctx) : viewOfLegacy(s, ctx);
+    if (!e.hasSid) {
+      const n = (twins.get(e.id) ?? 0) + 1;
+      twins.set(e.id, n);
+      if (n > 1) e.id = `${e.id}-${n}`;
+    }
+    out.push(e);
+  }
+  return out;
+}
