@@ -18,6 +18,16 @@ const c = (path: string, summary: string, load: () => Promise<{ command: Command
 
 export const COMMANDS: CommandEntry[] = [
   c('init', 'Create the .workflow/ skeleton in a project', () => import('./commands/init.js')),
+  c('session create', 'Start a session for one piece of work', () => import('./commands/session-create.js')),
+  c('session list', 'List sessions and their runs', () => import('./commands/session-list.js')),
+  c('session show', 'Show a session: runs, candidates, inputs, backlog', () => import('./commands/session-show.js')),
+  c('session seal', 'Seal a session whose runs are all sealed', () => import('./commands/session-seal.js')),
+  c('run start', 'Start a run in a session', () => import('./commands/run-start.js')),
+  c('run complete', 'Complete a run and stage its report.md decisions', () => import('./commands/run-complete.js')),
+  c('run seal', 'Seal a completed run', () => import('./commands/run-seal.js')),
+  c('knowledge stage', 'Stage a knowledge candidate on a running run', () => import('./commands/knowledge-stage.js')),
+  c('knowledge record', 'Record knowledge a running run used', () => import('./commands/knowledge-record.js')),
+  c('load', 'Print knowledge entries by id (records consumption with a run)', () => import('./commands/load.js')),
 ];
 
 export function findCommand(words: readonly string[]): { entry: CommandEntry; rest: string[] } | null {
