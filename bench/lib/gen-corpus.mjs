@@ -77,7 +77,10 @@ export function generateCorpus(root, { entries = 10_000, lang = 'en', seed = 1 }
   const sids = [];
   const chooseCategory = () => {
     let x = r();
-    for (let i = 0; i < CATEGORIES.length; i++) if ((x -= WEIGHTS[i]) < 0) return CATEGORIES[i];
+    for (let i = 0; i < CATEGORIES.length; i++) {
+      x -= WEIGHTS[i];
+      if (x < 0) return CATEGORIES[i];
+    }
     return 'learning';
   };
   const blocks = [];
