@@ -1,0 +1,26 @@
+import { normalizeText } from '@maestro/core';
+import type { KnowledgeEntry } from '@maestro/spec';
+import { cmp } from './finding.js';
+
+/**
+ * Groups of active entries of one store with the same normalised title and content (the one
+ * normaliser from @maestro/core; `contentHash` is sha256 of the normalised content). Members and
+ * groups are sorted by id, so the first member is the lexicographically smallest.
+ */
+export function exactDuplicateGroups(entries: readonly KnowledgeEntry[]): KnowledgeEntry[][] {
+  const groups = new Map<string, KnowledgeEntry[]>();
+  for (const e of entries) {
+    if (e.status !== 'active') continue;
+    const key = `${e.store}\u0000${normalizeText(e.title)}\u0000${e.contentHash}`;
+    const g = groups.get(key);
+    if (g) {
+      // Two entries with one id are a duplicate-id problem, not a duplicate to deprecate.
+      if (!g.some((x) => x.id === e.id)) g.push(e);
+    } else groups.set(key, [e]);
+  }
+  const out: KnowledgeEntry[][] = [];
+  for (const g of groups.values()) {
+    if (g.length > 1) out.push(g.sort((a, b) => cmp(a.id, b.id)));
+  }
+  return out.sort((a, b) => cmp(a[0].id, b[0].id));
+}
