@@ -1,6 +1,6 @@
-import { inputError, isMaestroError } from '@maestro/core';
+import { inputError } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import type { Corpus, KnowledgeEntry } from '@maestro/spec';
+import { type Corpus, findEntry, type KnowledgeEntry, loadCorpus } from '@maestro/spec';
 
 export interface KnownIds {
   /** Canonical ids (as the corpus spells them), in the order given, de-duplicated. */
@@ -9,35 +9,23 @@ export interface KnownIds {
   unknown: string[];
 }
 
-type CorpusLoader = (layout: WorkflowLayout) => Corpus | Promise<Corpus>;
-
-/** `@maestro/spec`'s `loadCorpus`, looked up at run time. */
-async function corpusLoader(): Promise<CorpusLoader> {
-  const spec = (await import('@maestro/spec')) as unknown as { loadCorpus?: CorpusLoader };
-  if (typeof spec.loadCorpus !== 'function') {
-    throw inputError('CORPUS_UNAVAILABLE', 'this build cannot read the knowledge corpus to check ids', {
-      hint: 'pass --allow-unknown to record the ids unchecked',
-    });
-  }
-  return spec.loadCorpus;
-}
-
-export async function loadCorpusFor(layout: WorkflowLayout): Promise<Corpus> {
-  return (await corpusLoader())(layout);
+/** The corpus, read once per command through @maestro/spec. */
+export function loadCorpusFor(layout: WorkflowLayout): Corpus {
+  return loadCorpus(layout);
 }
 
 /**
- * Finds an entry by the id that `spec`, `knowhow` and `search` print: exact first, then
- * case-insensitively; a `spec:` or `knowhow:` prefix (as in `--signal-ids spec:S-1`) is accepted.
+ * Finds an entry by the id that `spec`, `knowhow` and `search` print, using @maestro/spec's
+ * `findEntry`; additionally a `knowhow:` prefix (as in `--signal-ids knowhow:K-1`) and a
+ * case-insensitive match of a whole id (when unambiguous) are accepted.
  */
-export function findEntry(corpus: Corpus, raw: string): KnowledgeEntry | null {
+export function lookupKnowledge(corpus: Corpus, raw: string): KnowledgeEntry | null {
   const id = raw.trim();
-  const exact = corpus.byId.get(id);
-  if (exact) return exact;
-  const m = /^(spec|knowhow):(.+)$/.exec(id);
-  if (m) {
-    const hit = findEntry(corpus, m[2]);
-    return hit && hit.store === m[1] ? hit : null;
+  const hit = findEntry(corpus, id);
+  if (hit) return hit;
+  if (id.startsWith('knowhow:')) {
+    const k = findEntry(corpus, id.slice('knowhow:'.length));
+    return k && k.store === 'knowhow' ? k : null;
   }
   const lower = id.toLowerCase();
   const hits = corpus.entries.filter((e) => e.id.toLowerCase() === lower);
@@ -52,7 +40,7 @@ export function resolveIdsIn(corpus: Corpus, ids: readonly string[], options: { 
   const out: string[] = [];
   const unknown: string[] = [];
   for (const raw of ids) {
-    const hit = findEntry(corpus, raw);
+    const hit = lookupKnowledge(corpus, raw);
     if (hit) out.push(hit.id);
     else unknown.push(raw);
   }
@@ -66,20 +54,11 @@ export function resolveIdsIn(corpus: Corpus, ids: readonly string[], options: { 
 }
 
 /** Loads the corpus once and resolves `ids` against it; no ids means no corpus read. */
-export async function resolveKnowledgeIds(
+export function resolveKnowledgeIds(
   layout: WorkflowLayout,
   ids: readonly string[],
   options: { allowUnknown: boolean },
-): Promise<KnownIds> {
+): KnownIds {
   if (ids.length === 0) return { ids: [], unknown: [] };
-  let corpus: Corpus;
-  try {
-    corpus = await loadCorpusFor(layout);
-  } catch (err) {
-    if (options.allowUnknown && isMaestroError(err) && err.code === 'CORPUS_UNAVAILABLE') {
-      return { ids: [...new Set(ids)], unknown: [...ids] };
-    }
-    throw err;
-  }
-  return resolveIdsIn(corpus, ids, options);
+  return resolveIdsIn(loadCorpusFor(layout), ids, options);
 }

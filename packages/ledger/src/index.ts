@@ -2,7 +2,7 @@ export type { CompleteRunOptions, CompleteRunResult, HandoffSkip } from './compl
 export { completeRun, readReport } from './complete.js';
 export { emptyDelta, parseDelta, readDelta, readDeltaFile, serializeDelta, updateDelta } from './delta.js';
 export type { KnownIds } from './ids.js';
-export { findEntry, loadCorpusFor, resolveIdsIn, resolveKnowledgeIds } from './ids.js';
+export { loadCorpusFor, lookupKnowledge, resolveIdsIn, resolveKnowledgeIds } from './ids.js';
 export {
   IssueSchema,
   jsonSchemas,

@@ -65,7 +65,7 @@ export async function stageKnowledge(
   });
   assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id));
   const known: KnownIds = req.signal
-    ? await resolveKnowledgeIds(layout, req.signal_ids ?? [], { allowUnknown: req.allow_unknown === true })
+    ? resolveKnowledgeIds(layout, req.signal_ids ?? [], { allowUnknown: req.allow_unknown === true })
     : { ids: [], unknown: [] };
   refuseCrossRunActionConflict(layout, req.session_id, input.target, input.content, input.action);
   let outcome: ReturnType<typeof stageInto> | undefined;
@@ -147,7 +147,7 @@ export async function recordKnowledge(
     });
   }
   assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id));
-  const known = await resolveKnowledgeIds(layout, req.knowledge_ids, { allowUnknown: req.allow_unknown === true });
+  const known = resolveKnowledgeIds(layout, req.knowledge_ids, { allowUnknown: req.allow_unknown === true });
   const inputs = await appendInputs(
     layout,
     req.session_id,

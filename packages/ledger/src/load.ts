@@ -1,7 +1,7 @@
 import { inputError, type Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import type { KnowledgeEntry } from '@maestro/spec';
-import { findEntry, loadCorpusFor } from './ids.js';
+import { loadCorpusFor, lookupKnowledge } from './ids.js';
 import { appendInputs, assertRunAcceptsKnowledge } from './knowledge.js';
 import { readRun } from './run.js';
 
@@ -72,12 +72,12 @@ export async function loadKnowledge(layout: WorkflowLayout, req: LoadRequest, ru
   }
   const attributed = req.session_id !== undefined && req.run_id !== undefined;
   if (attributed) assertRunAcceptsKnowledge(readRun(layout, req.session_id!, req.run_id!));
-  const corpus = await loadCorpusFor(layout);
+  const corpus = loadCorpusFor(layout);
   const unknown: string[] = [];
   const deprecated: string[] = [];
   const found = new Map<string, KnowledgeEntry>();
   for (const raw of req.ids) {
-    const hit = findEntry(corpus, raw);
+    const hit = lookupKnowledge(corpus, raw);
     if (!hit) unknown.push(raw);
     else if (hit.status === 'deprecated' && !req.include_deprecated) deprecated.push(hit.id);
     else found.set(hit.id, hit);

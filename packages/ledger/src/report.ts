@@ -70,7 +70,7 @@ export function parseReport(text: string, file: string): Parsed<ReportItem[]> {
     if (seen.has(item.id)) problem(item.line, `${item.kind} id ${item.id} is used twice`, 'give each item its own id');
     seen.add(item.id);
   }
-  return { value: items, issues };
+  return { value: items, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
 }
 
 function readItem(

@@ -86,6 +86,7 @@ export async function startRun(layout: WorkflowLayout, options: StartRunOptions,
     });
   }
   const sp = sessionPaths(layout, options.sessionId);
+  readSession(layout, options.sessionId); // unknown or damaged: fail before creating a lock file
   return withLock(sp.sessionJson, async () => {
     const session = readSession(layout, options.sessionId);
     if (session.status !== 'running') {
@@ -150,6 +151,7 @@ export async function updateRun(
   runtime: Runtime,
 ): Promise<RunRecord> {
   const paths = runPaths(layout, sessionId, runId);
+  readRun(layout, sessionId, runId); // unknown or damaged: fail before creating a lock file
   return withLock(paths.runJson, async () => {
     const current = readRun(layout, sessionId, runId);
     const draft = structuredClone(current);

@@ -146,6 +146,7 @@ export async function updateSession(
   runtime: Runtime,
 ): Promise<SessionRecord> {
   const paths = sessionPaths(layout, sessionId);
+  readSession(layout, sessionId); // unknown or damaged: fail before creating a lock file
   return withLock(paths.sessionJson, async () => {
     const current = readSession(layout, sessionId);
     const draft = structuredClone(current);

@@ -29,17 +29,31 @@ export interface StageOutcome {
   reused: boolean;
 }
 
-function oneOf<T extends string>(value: string, allowed: readonly T[], what: string, code: string): T {
+function oneOf<T extends string>(value: string, allowed: readonly T[], what: string, code: string, hint: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw inputError(code, `${what} must be one of ${allowed.join(', ')} (got "${value}")`, {
-    hint: `pass ${what} ${allowed[0]}`,
-  });
+  throw inputError(code, `${what} must be one of ${allowed.join(', ')} (got "${value}")`, { hint });
 }
 
-export const parseTarget = (v: string) => oneOf(v, TARGETS, 'target', 'INVALID_TARGET');
-export const parseAction = (v: string) => oneOf(v, ACTIONS, '--action', 'INVALID_ACTION');
-export const parseSignal = (v: string) => oneOf(v, SIGNALS, '--signal', 'INVALID_SIGNAL');
-export const parseSource = (v: string) => oneOf(v, INPUT_SOURCES, '--source', 'INVALID_SOURCE');
+export const parseTarget = (v: string) =>
+  oneOf(v, TARGETS, 'the target', 'INVALID_TARGET', 'e.g. `maestro knowledge stage spec "<title>" "<rule>" ...`');
+export const parseAction = (v: string) =>
+  oneOf(v, ACTIONS, '--action', 'INVALID_ACTION', 'propose for new knowledge; supersede or contest for changes');
+export const parseSignal = (v: string) =>
+  oneOf(
+    v,
+    SIGNALS,
+    '--signal',
+    'INVALID_SIGNAL',
+    'consumed = used, cited = referenced, validated / contradicted = checked',
+  );
+export const parseSource = (v: string) =>
+  oneOf(
+    v,
+    INPUT_SOURCES,
+    '--source',
+    'INVALID_SOURCE',
+    'manual (default) unless it came from load, search or injection',
+  );
 
 /** Splits `a,b , c` (and repeated flags) into trimmed, non-empty, de-duplicated items. */
 export function splitList(values: string | readonly string[] | undefined): string[] {

@@ -50,7 +50,8 @@ export function parseRecord<T>(
     raw = parseJsonText(text, file);
   } catch (err) {
     if (!isMaestroError(err)) throw err;
-    const issue: Issue = { file, severity: 'error', code: KIND[kind].code, message: err.message };
+    const message = err.message.replace(/^.*?: invalid JSON/, 'invalid JSON');
+    const issue: Issue = { file, severity: 'error', code: KIND[kind].code, message };
     if (err.location?.line !== undefined) issue.line = err.location.line;
     if (err.location?.column !== undefined) issue.column = err.location.column;
     return { value: null, issues: [issue] };
@@ -62,12 +63,18 @@ export function parseRecord<T>(
 
 /** The named error for a damaged file a command needs: file plus its first problems, exit 2. */
 export function damagedFileError(kind: FileKind, file: string, issues: Issue[]): MaestroError {
-  const shown = issues.slice(0, FIRST_PROBLEMS).map((i) => i.message.replace(`${file}: `, ''));
+  const shown = issues.slice(0, FIRST_PROBLEMS).map((i) => i.message);
   const more = issues.length > FIRST_PROBLEMS ? `; and ${issues.length - FIRST_PROBLEMS} more` : '';
   const first = issues[0];
-  return inputError(KIND[kind].code, `${file} is not a valid ${KIND[kind].what}: ${shown.join('; ')}${more}`, {
+  const where =
+    first?.line !== undefined ? `${file}:${first.line}${first.column !== undefined ? `:${first.column}` : ''}` : file;
+  return inputError(KIND[kind].code, `${where} is not a valid ${KIND[kind].what}: ${shown.join('; ')}${more}`, {
     hint: `fix or restore ${file} (for example from git); maestro never rewrites a damaged file`,
-    location: { file, ...(first?.line !== undefined ? { line: first.line } : {}) },
+    location: {
+      file,
+      ...(first?.line !== undefined ? { line: first.line } : {}),
+      ...(first?.column !== undefined ? { column: first.column } : {}),
+    },
     details: { problems: issues },
   });
 }
