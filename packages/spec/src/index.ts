@@ -2,12 +2,18 @@ export type { LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.j
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';
 export type { Frontmatter } from './frontmatter.js';
+export type { DanglingLink, SpecHealth } from './health.js';
+export { freshness, SPEC_HALF_LIFE_DAYS, specHealth } from './health.js';
+export type { BrokenLink, HistoryItem, HistoryResult, LinkGraph } from './history.js';
+export { buildLinks, cyclicIds, entryHistory } from './history.js';
 export type { InitResult } from './init.js';
 export { initWorkflow } from './init.js';
 export type { KnowhowFieldValue, KnowhowFileInput } from './knowhow-edit.js';
 export { renderKnowhowFile, setKnowhowFields, yamlScalar } from './knowhow-edit.js';
 export type { KnowhowFileModel, KnowhowType } from './knowhow-file.js';
 export { KNOWHOW_TYPES, knowhowEntry, knowhowIdFor, parseKnowhowFile, serializeKnowhowFile } from './knowhow-file.js';
+export type { AddKnowhowInput, AddKnowhowResult } from './knowhow-lifecycle.js';
+export { addKnowhow, requireKnowhow, supersedeKnowhow, validateKnowhowInput } from './knowhow-lifecycle.js';
 export type {
   Corpus,
   CorpusFileInfo,
@@ -17,8 +23,14 @@ export type {
   SpecCategory,
 } from './model.js';
 export { SPEC_CATEGORIES } from './model.js';
+export type { SpecListOptions } from './queries.js';
+export { knowhowHistory, listKnowhow, listSpecs, requireEntry, specHistory } from './queries.js';
 export { InitOutput, jsonSchemas } from './schemas.js';
 export { CATEGORY_FILE, FILE_CATEGORY, SEED_FILES, seedFileText } from './seeds.js';
+export type { AddSpecInput, AddSpecResult } from './spec-add.js';
+export { addSpecEntry, SPEC_INLINE_LIMIT, summarize, validateSpecInput } from './spec-add.js';
+export type { EntryEdits } from './spec-apply.js';
+export { applyEntryEdits } from './spec-apply.js';
 export type { LocatedSpecEntry, SpecEntryInput } from './spec-edit.js';
 export {
   appendSpecEntry,
@@ -35,5 +47,16 @@ export {
 } from './spec-edit.js';
 export type { SpecEntryNode, SpecFileModel, SpecLegacyNode, SpecSegment, SpecTextSegment } from './spec-file.js';
 export { parseSpecFile, renderEntryNode, serializeSpecFile } from './spec-file.js';
+export type { BackfillResult, ConflictResult, EntryEditResult, SupersedeResult } from './spec-lifecycle.js';
+export {
+  backfillSids,
+  checkSupersede,
+  clearConflict,
+  deprecateEntry,
+  markConflict,
+  supersedeEntry,
+} from './spec-lifecycle.js';
 export type { SpecAttribute } from './spec-tag.js';
 export { derivedSpecId, specFileEntries, splitKeywords } from './spec-view.js';
+export type { FileWrite, WriteOptions } from './write.js';
+export { editCorpus, requireWorkflow, SPEC_INTENT_FILE } from './write.js';

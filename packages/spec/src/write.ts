@@ -1,0 +1,88 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { inputError, type Runtime } from '@maestro/core';
+import {
+  commitFiles,
+  type LockOptions,
+  recoverCommit,
+  type WorkflowLayout,
+  withCorpusLock,
+  withLocks,
+  writeFileAtomic,
+} from '@maestro/fs';
+import { type LoadedCorpus, loadCorpusFiles } from './corpus.js';
+
+/** Options of every corpus write. */
+export interface WriteOptions {
+  /** Lock waiting policy (timeout, stale window); the CLI sets the timeout from `MAESTRO_LOCK_TIMEOUT_MS`. */
+  lock?: LockOptions;
+}
+
+/** One file to write: path relative to `.workflow/` and its complete new text. */
+export interface FileWrite {
+  file: string;
+  text: string;
+}
+
+/** Where a multi-file corpus edit journals its intent (rolled forward by the next write). */
+export const SPEC_INTENT_FILE = '.spec-commit.intent.json';
+
+/** Fails with exit 2 when the project has no `.workflow/` (writes never create it; `maestro init` does). */
+export function requireWorkflow(layout: WorkflowLayout): void {
+  if (!existsSync(layout.workflow)) {
+    throw inputError('NO_WORKFLOW', `no .workflow/ directory in ${layout.root}`, {
+      hint: 'run `maestro init` there first, or pass --workflow-root <project dir>',
+    });
+  }
+}
+
+/**
+ * Runs a corpus edit: takes the project-wide corpus lock, rolls forward any interrupted
+ * multi-file edit, reads the corpus fresh, lets `plan` decide the writes, then takes each target
+ * file's own lock and writes atomically (several files through the intent journal).
+ */
+export async function editCorpus<T>(
+  layout: WorkflowLayout,
+  runtime: Runtime,
+  options: WriteOptions,
+  plan: (loaded: LoadedCorpus) => { writes: FileWrite[]; result: T },
+): Promise<T> {
+  requireWorkflow(layout);
+  return withCorpusLock(
+    layout,
+    async () => {
+      await recoverCommit(layout.workflow, join(layout.workflow, SPEC_INTENT_FILE));
+      const loaded = loadCorpusFiles(layout);
+      const { writes, result } = plan(loaded);
+      if (writes.length === 0) return result;
+      refuseNonUtf8(loaded, writes);
+      const targets = writes.map((w) => join(layout.workflow, w.file));
+      for (const t of targets) mkdirSync(join(t, '..'), { recursive: true });
+      await withLocks(
+        targets,
+        async () => {
+          if (writes.length === 1) await writeFileAtomic(targets[0], writes[0].text);
+          else {
+            const planned = writes.map((w) => ({ path: w.file, content: w.text }));
+            await commitFiles(layout.workflow, join(layout.workflow, SPEC_INTENT_FILE), planned, {}, runtime, 'spec');
+          }
+        },
+        options.lock,
+      );
+      return result;
+    },
+    options.lock,
+  );
+}
+
+function refuseNonUtf8(loaded: LoadedCorpus, writes: FileWrite[]): void {
+  for (const w of writes) {
+    const f = loaded.specs.find((s) => s.file === w.file) ?? loaded.knowhow.find((k) => k.file === w.file);
+    if (f && !f.utf8) {
+      throw inputError('FILE_NOT_UTF8', `.workflow/${w.file} is not valid UTF-8; maestro will not rewrite it`, {
+        hint: 'convert the file to UTF-8 and rerun; nothing was written',
+        location: { file: `.workflow/${w.file}` },
+      });
+    }
+  }
+}
