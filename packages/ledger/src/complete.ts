@@ -1,6 +1,6 @@
 import { candidateId, formatIssue, inputError, type Runtime, refusedError } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout, withLocks } from '@maestro/fs';
-import { updateDelta } from './delta.js';
+import { readDeltaFile, updateDelta } from './delta.js';
 import { runPaths } from './paths.js';
 import { handoffCandidate, isStaged, parseReport, type ReportItem, reportRef } from './report.js';
 import { readRun, updateRun } from './run.js';
@@ -95,6 +95,7 @@ export async function completeRun(
   const skipped: HandoffSkip[] = [];
   const run = await withLocks([paths.runJson, paths.delta], async () => {
     assertCompletable(readRun(layout, sessionId, runId));
+    readDeltaFile(layout, sessionId, runId); // a damaged ledger fails completion by name; it is not rewritten
     if (staged.length) {
       const known = new Map(summarizeSession(layout, sessionId).candidates.map((c) => [c.candidate_id, c.action]));
       await updateDelta(

@@ -1,5 +1,6 @@
 import { type Issue, type Runtime, refusedError } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout } from '@maestro/fs';
+import { readDeltaFile } from './delta.js';
 import { runPaths } from './paths.js';
 import { listRuns, readRun, updateRun } from './run.js';
 import type { RunRecord, SessionRecord } from './schemas.js';
@@ -24,6 +25,7 @@ export async function sealRun(
 ): Promise<SealRunResult> {
   const before = readRun(layout, sessionId, runId);
   if (before.status === 'sealed') return sealed(before, true);
+  readDeltaFile(layout, sessionId, runId); // never seal a run whose ledger is damaged
   const run = await updateRun(
     layout,
     sessionId,
