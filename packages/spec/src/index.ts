@@ -25,7 +25,25 @@ export type {
 export { SPEC_CATEGORIES } from './model.js';
 export type { SpecListOptions } from './queries.js';
 export { knowhowHistory, listKnowhow, listSpecs, requireEntry, specHistory } from './queries.js';
-export { InitOutput, jsonSchemas } from './schemas.js';
+export {
+  BackfillOutput,
+  ConflictOutput,
+  EntryEditOutput,
+  EntryFull,
+  EntrySummary,
+  HistoryOutput,
+  InitOutput,
+  IssueSchema,
+  jsonSchemas,
+  KnowhowAddOutput,
+  KnowhowListOutput,
+  KnowhowShowOutput,
+  SpecAddOutput,
+  SpecHealthOutput,
+  SpecListOutput,
+  SpecShowOutput,
+  SupersedeOutput,
+} from './schemas.js';
 export { CATEGORY_FILE, FILE_CATEGORY, SEED_FILES, seedFileText } from './seeds.js';
 export type { AddSpecInput, AddSpecResult } from './spec-add.js';
 export { addSpecEntry, SPEC_INLINE_LIMIT, summarize, validateSpecInput } from './spec-add.js';

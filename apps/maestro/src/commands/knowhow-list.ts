@@ -1,0 +1,31 @@
+import { listKnowhow, loadCorpus } from '@maestro/spec';
+import type { CommandModule } from '../kit.js';
+import { dim } from '../style.js';
+import { entrySummary, issueWarnings, positionals, stringOption } from './spec-cli.js';
+
+const usage = 'maestro knowhow list [--type t]';
+
+export const command: CommandModule = {
+  usage,
+  summary: 'List knowhow documents',
+  options: { type: { type: 'string' } },
+  optionHelp: { type: 'only this type (tip, recipe, reference, decision, document, ...)' },
+  examples: ['maestro knowhow list', 'maestro knowhow list --type tip --json'],
+  async run(ctx, args) {
+    positionals(args, [], 0, usage);
+    const corpus = loadCorpus(ctx.layout);
+    const entries = listKnowhow(corpus, stringOption(args, 'type') ?? null);
+    const issues = corpus.issues.filter((i) => i.file.startsWith('.workflow/knowhow/'));
+    const width = Math.max(8, ...entries.map((e) => e.id.length));
+    const lines = entries.map(
+      (e) =>
+        `${e.id.padEnd(width)}  ${`[${e.type ?? '-'}]`.padEnd(12)} ${e.title}${e.status === 'deprecated' ? dim(' (deprecated)') : ''}`,
+    );
+    lines.push(dim(`${entries.length} document(s)`));
+    return {
+      data: { entries: entries.map(entrySummary), count: entries.length, issues },
+      text: lines.join('\n'),
+      warnings: issueWarnings(issues),
+    };
+  },
+};

@@ -1,0 +1,21 @@
+import { loadCorpus, requireEntry } from '@maestro/spec';
+import type { CommandModule } from '../kit.js';
+import { entryText, positionals } from './spec-cli.js';
+
+const usage = 'maestro knowhow show <id>';
+
+export const command: CommandModule = {
+  usage,
+  summary: 'Show a knowhow document by id, file stem or explicit id',
+  options: {},
+  optionHelp: {},
+  examples: [
+    'maestro knowhow show knowhow-tip-20260501-retry-with-jitter',
+    'maestro knowhow show TIP-20260501-retry-with-jitter',
+  ],
+  async run(ctx, args) {
+    const [id] = positionals(args, ['id'], 1, usage);
+    const entry = requireEntry(loadCorpus(ctx.layout), id, 'knowhow');
+    return { data: { entry }, text: entryText(entry) };
+  },
+};

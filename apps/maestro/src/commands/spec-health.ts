@@ -1,0 +1,31 @@
+import { loadCorpus, specHealth } from '@maestro/spec';
+import type { CommandModule } from '../kit.js';
+import { positionals } from './spec-cli.js';
+
+const usage = 'maestro spec health';
+
+export const command: CommandModule = {
+  usage,
+  summary: 'Counts, broken and cyclic supersession links, contested and stale entries',
+  options: {},
+  optionHelp: {},
+  examples: ['maestro spec health', 'maestro spec health --json'],
+  async run(ctx, args) {
+    positionals(args, [], 0, usage);
+    const h = specHealth(loadCorpus(ctx.layout), ctx.runtime.now());
+    const lines = [
+      `Spec entries: ${h.total} (${h.active} active, ${h.deprecated} deprecated, ${h.legacy} legacy)`,
+      `Sids: ${h.withSid} with, ${h.withoutSid} without${h.withoutSid ? ' (run `maestro spec backfill-sid`)' : ''}`,
+      `Confidence: ${h.contested} contested (${h.contestedStale} older than 30 days), ${h.lowConfidence} low`,
+      `Supersession: ${h.chains} chain(s), ${h.danglingSupersedes.length + h.danglingSupersededBy.length} broken link(s), ${h.cyclicSids.length} cyclic sid(s)`,
+      `Freshness: average ${h.avgFreshness.toFixed(3)}, ${h.staleActive} active entr${h.staleActive === 1 ? 'y' : 'ies'} below 0.5`,
+      `Parse issues: ${h.issues.errors} error(s), ${h.issues.warnings} warning(s)${h.issues.errors + h.issues.warnings ? ' (see `maestro spec list`)' : ''}`,
+    ];
+    for (const d of h.danglingSupersedes)
+      lines.push(`  ! ${d.id} supersedes missing ${d.missing} (.workflow/${d.file}:${d.line})`);
+    for (const d of h.danglingSupersededBy)
+      lines.push(`  ! ${d.id} superseded-by missing ${d.missing} (.workflow/${d.file}:${d.line})`);
+    if (h.cyclicSids.length) lines.push(`  ! cycle: ${h.cyclicSids.join(', ')}`);
+    return { data: h, text: lines.join('\n') };
+  },
+};

@@ -1,0 +1,18 @@
+import { loadCorpus, specHistory } from '@maestro/spec';
+import type { CommandModule } from '../kit.js';
+import { historyText, positionals } from './spec-cli.js';
+
+const usage = 'maestro spec history <sid>';
+
+export const command: CommandModule = {
+  usage,
+  summary: 'Show the supersession chain through a spec entry',
+  options: {},
+  optionHelp: {},
+  examples: ['maestro spec history S-20260101-ab12'],
+  async run(ctx, args) {
+    const [id] = positionals(args, ['sid'], 1, usage);
+    const h = specHistory(loadCorpus(ctx.layout), id);
+    return { data: h, text: historyText(h, 'maestro spec health') };
+  },
+};

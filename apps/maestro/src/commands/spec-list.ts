@@ -1,0 +1,37 @@
+import { listSpecs, loadCorpus } from '@maestro/spec';
+import type { CommandModule } from '../kit.js';
+import { dim } from '../style.js';
+import { entrySummary, issueWarnings, positionals, stringOption } from './spec-cli.js';
+
+const usage = 'maestro spec list [--category c] [--include-deprecated]';
+
+export const command: CommandModule = {
+  usage,
+  summary: 'List spec entries (parse problems are shown on stderr as warnings)',
+  options: { category: { type: 'string' }, 'include-deprecated': { type: 'boolean' } },
+  optionHelp: {
+    category: 'only this category (coding, arch, debug, test, review, learning, ui, or any written value)',
+    'include-deprecated': 'also list deprecated entries',
+  },
+  examples: ['maestro spec list', 'maestro spec list --category arch --include-deprecated --json'],
+  async run(ctx, args) {
+    positionals(args, [], 0, usage);
+    const corpus = loadCorpus(ctx.layout);
+    const entries = listSpecs(corpus, {
+      category: stringOption(args, 'category') ?? null,
+      includeDeprecated: args.values['include-deprecated'] === true,
+    });
+    const data = { entries: entries.map(entrySummary), count: entries.length, issues: corpus.issues };
+    const width = Math.max(8, ...entries.map((e) => e.id.length));
+    const lines = entries.map(
+      (e) =>
+        `${e.id.padEnd(width)}  ${`[${e.category ?? '-'}]`.padEnd(11)} ${e.title}${e.status === 'deprecated' ? dim(' (deprecated)') : ''}${e.confidence === 'contested' ? ' [CONTESTED]' : ''}`,
+    );
+    lines.push(
+      dim(
+        `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${corpus.issues.length ? `, ${corpus.issues.length} parse issue(s) on stderr` : ''}`,
+      ),
+    );
+    return { data, text: lines.join('\n'), warnings: issueWarnings(corpus.issues) };
+  },
+};

@@ -1,0 +1,18 @@
+import { loadCorpus, requireEntry } from '@maestro/spec';
+import type { CommandModule } from '../kit.js';
+import { entryText, positionals } from './spec-cli.js';
+
+const usage = 'maestro spec show <id>';
+
+export const command: CommandModule = {
+  usage,
+  summary: 'Show one spec entry by sid (or derived D-… id)',
+  options: {},
+  optionHelp: {},
+  examples: ['maestro spec show S-20260501-ab12', 'maestro spec show S-20260501-ab12 --json'],
+  async run(ctx, args) {
+    const [id] = positionals(args, ['id'], 1, usage);
+    const entry = requireEntry(loadCorpus(ctx.layout), id, 'spec');
+    return { data: { entry }, text: entryText(entry) };
+  },
+};
