@@ -4,7 +4,7 @@ import { readDeltaFile, updateDelta } from './delta.js';
 import { runPaths } from './paths.js';
 import { handoffCandidate, isStaged, parseReport, type ReportItem, reportRef } from './report.js';
 import { readRun, updateRun } from './run.js';
-import type { RunRecord } from './schemas.js';
+import type { KnowledgeDelta, RunRecord } from './schemas.js';
 import { stageInto } from './stage.js';
 import { summarizeSession } from './summary.js';
 import { displayPath } from './validate.js';
@@ -76,6 +76,37 @@ export function readReport(
 }
 
 /**
+ * Stages report items into a ledger (pure; mutates `delta`). An item whose candidate already
+ * exists in the session (`known`, id → action) or this ledger under another action is skipped
+ * and reported rather than failing the completion.
+ */
+export function stageHandoff(
+  delta: KnowledgeDelta,
+  items: readonly ReportItem[],
+  known: ReadonlyMap<string, string>,
+  runId: string,
+  at: string,
+): { ids: string[]; skipped: HandoffSkip[] } {
+  const ids: string[] = [];
+  const skipped: HandoffSkip[] = [];
+  for (const item of items) {
+    const input = handoffCandidate(item, runId);
+    const id = candidateId(input.target, input.content);
+    const other = delta.candidates.find((c) => c.candidate_id === id)?.action ?? known.get(id);
+    if (other !== undefined && other !== input.action) {
+      skipped.push({
+        item_id: item.id,
+        candidate_id: id,
+        reason: `already staged in this session with action ${other}; left unchanged`,
+      });
+      continue;
+    }
+    ids.push(stageInto(delta, input, at, reportRef(item)).candidate.candidate_id);
+  }
+  return { ids, skipped };
+}
+
+/**
  * `maestro run complete`: stages every accepted decision and locked constraint of report.md as a
  * spec `propose` candidate, then marks the run completed (or sealed). It never edits specs or
  * knowhow. Staging is keyed by the report item's evidence ref, so rerunning after a crash between
@@ -103,21 +134,9 @@ export async function completeRun(
         sessionId,
         runId,
         (delta) => {
-          const at = runtime.now().toISOString();
-          for (const item of staged) {
-            const input = handoffCandidate(item, runId);
-            const id = candidateId(input.target, input.content);
-            const other = delta.candidates.find((c) => c.candidate_id === id)?.action ?? known.get(id);
-            if (other !== undefined && other !== input.action) {
-              skipped.push({
-                item_id: item.id,
-                candidate_id: id,
-                reason: `already staged in this session with action ${other}; left unchanged`,
-              });
-              continue;
-            }
-            ids.push(stageInto(delta, input, at, reportRef(item)).candidate.candidate_id);
-          }
+          const r = stageHandoff(delta, staged, known, runId, runtime.now().toISOString());
+          ids.push(...r.ids);
+          skipped.push(...r.skipped);
         },
         runtime,
       );
@@ -136,6 +155,18 @@ export async function completeRun(
       runtime,
     );
   });
+  return completionResult(layout, run, { items, found }, staged, ids, skipped);
+}
+
+function completionResult(
+  layout: WorkflowLayout,
+  run: RunRecord,
+  { items, found }: { items: ReportItem[]; found: boolean },
+  staged: ReportItem[],
+  ids: string[],
+  skipped: HandoffSkip[],
+): CompleteRunResult {
+  const { session_id: sessionId, run_id: runId } = run;
   const unique = [...new Set(ids)].sort();
   return {
     session_id: sessionId,
@@ -143,7 +174,7 @@ export async function completeRun(
     status: run.status,
     summary: run.summary,
     report: {
-      file: displayPath(layout.root, paths.report),
+      file: displayPath(layout.root, runPaths(layout, sessionId, runId).report),
       found,
       decisions: items.filter((i) => i.kind === 'decision').length,
       constraints: items.filter((i) => i.kind === 'constraint').length,

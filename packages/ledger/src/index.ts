@@ -1,5 +1,5 @@
 export type { CompleteRunOptions, CompleteRunResult, HandoffSkip } from './complete.js';
-export { completeRun, readReport } from './complete.js';
+export { completeRun, readReport, stageHandoff } from './complete.js';
 export { emptyDelta, parseDelta, readDelta, readDeltaFile, serializeDelta, updateDelta } from './delta.js';
 export type { KnownIds } from './ids.js';
 export { loadCorpusFor, lookupKnowledge, resolveIdsIn, resolveKnowledgeIds } from './ids.js';
