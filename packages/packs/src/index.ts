@@ -1,1 +1,72 @@
-export {};
+export type { ActivatedPack, ActivationPlan, ActivationRequest, PendingPack, SkippedPack } from './activate.js';
+export { MAX_IMPLICIT, planActivation } from './activate.js';
+export type { AssembleInput, ContextAssembly, ContextBlock, ContextPackInput, ContextSpecInput } from './assemble.js';
+export { assembleContext, SPECS_WRAPPER_NAME, waterFill } from './assemble.js';
+export type { PackBuildEntry, PackBuildOptions, PackBuildPlan } from './build.js';
+export { planPackBuild } from './build.js';
+export { writePackBuild } from './build-write.js';
+export type { EvidenceCandidate, FileCandidate, PackCandidates } from './candidates.js';
+export { collectCandidates, wantsEvidence } from './candidates.js';
+export type { Catalog, CatalogEntry, CatalogOptions, DisableRule, PackState } from './catalog.js';
+export { buildCatalog, parseDisableRule } from './catalog.js';
+export type { PacksConfigValues } from './config.js';
+export { defaultConfigPath, loadPacksConfig, PacksConfig } from './config.js';
+export type { DiscoveryLimits, DiscoveryResult, ScopeRoot, ScopeScan } from './discover.js';
+export { DEFAULT_LIMITS, discoverPacks, loadPackAt, SKIPPED_DIRS } from './discover.js';
+export { evalPack, evalVerdict, readSuite } from './eval.js';
+export { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
+export { PACK_READ_BUDGET_BYTES, READ_CAP_BYTES } from './limits.js';
+export { listPacks, validatePackTarget } from './list.js';
+export type { LoadedCatalog, PackScopeOptions } from './load-catalog.js';
+export { isWorkspaceTrusted, loadCatalog, scopeRoots } from './load-catalog.js';
+export { readManifest } from './manifest.js';
+export { splitSections } from './markdown.js';
+export type {
+  Activation,
+  DiscoveredPack,
+  DiscoveryDiagnostic,
+  PackGrounding,
+  PackIssue,
+  PackManifest,
+  PackProfile,
+  PackScope,
+  PackStatus,
+  PackTrust,
+  RuntimeMode,
+} from './model.js';
+export { PACK_SCOPES, PACK_STATUSES, PACK_TRUST_LEVELS, STANDARD_TYPES } from './model.js';
+export type {
+  PackBuildOutputData,
+  PackEvalOutputData,
+  PackListOutputData,
+  PackResolveOutputData,
+  PackValidateOutputData,
+} from './output-schemas.js';
+export {
+  PackBuildOutput,
+  PackEvalOutput,
+  PackListOutput,
+  PackResolveOutput,
+  PackValidateOutput,
+} from './output-schemas.js';
+export { readPackHead } from './pack-head.js';
+export { checkPackPath, resolvePackPath } from './paths.js';
+export { buildContextRecord, recordDirectory, writeContextRecord } from './record.js';
+export type { ResolveContextOptions, ResolvedContext } from './resolve.js';
+export { DEFAULT_BUDGET, resolveContext } from './resolve.js';
+export { jsonSchemas } from './schemas.js';
+export type { PackSelection, SelectedUnit } from './select.js';
+export { selectPackContext } from './select.js';
+export type {
+  CompileRunRecord,
+  ContextResolutionRecord,
+  SelectionEvalSuite,
+  SourceMapFile,
+} from './standard-schemas.js';
+export { CompileRun, ContextResolution, SelectionEval, SourceMap } from './standard-schemas.js';
+export type { TokenEstimator } from './tokens.js';
+export { estimateTokens, terms } from './tokens.js';
+export { effectiveTrust } from './trust.js';
+export type { PackValidation } from './validate.js';
+export { validatePack } from './validate.js';
+export { countClosingTags, detectInjection, neutraliseTags, renderPackWrapper } from './wrap.js';

@@ -1,0 +1,258 @@
+import { type Dirent, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { DiscoveredPack, DiscoveryDiagnostic, PackScope } from './model.js';
+import { ENTRY_FILE, readPackHead } from './pack-head.js';
+import { isInside, safeRealpath } from './paths.js';
+
+export type ScopeName = Exclude<PackScope, 'explicit'>;
+
+export interface ScopeRoot {
+  scope: ScopeName;
+  /** Absolute directory holding packs (e.g. `<workspace>/.agents/knowledge`). */
+  dir: string;
+}
+
+export interface DiscoveryLimits {
+  /** Deepest pack directory below a scope root (the root's children are depth 1). */
+  maxDepth: number;
+  /** Directories opened per scope root before the scan stops. */
+  maxDirs: number;
+}
+
+export const DEFAULT_LIMITS: DiscoveryLimits = { maxDepth: 6, maxDirs: 2000 };
+
+/** Never descended into (in addition to every dot-directory below a scope root). */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', 'dist', 'build', 'out', 'target', 'indexes']);
+
+export interface ScopeScan {
+  scope: ScopeName;
+  dir: string;
+  exists: boolean;
+  dirsScanned: number;
+  packs: number;
+  /** Why the scan stopped early, if it did. */
+  truncated: 'depth' | 'dirs' | null;
+}
+
+export interface DiscoveryResult {
+  packs: DiscoveredPack[];
+  scans: ScopeScan[];
+  diagnostics: DiscoveryDiagnostic[];
+}
+
+interface Frame {
+  abs: string;
+  real: string;
+  depth: number;
+}
+
+/**
+ * Finds every directory holding a file named exactly `KNOWLEDGE.md` under the scope roots, in
+ * precedence order. Reads only frontmatter; executes nothing. Packs are leaves; dot-dirs,
+ * dependency and build folders and `indexes/` are skipped; symlinks are followed only through a
+ * realpath visited set and only while they stay inside the scope root; depth and directory count
+ * are bounded with a diagnostic. A pack reachable twice (alias, or two scopes) is listed once.
+ */
+export function discoverPacks(roots: readonly ScopeRoot[], limits: DiscoveryLimits = DEFAULT_LIMITS): DiscoveryResult {
+  const visited = new Set<string>();
+  const packs: DiscoveredPack[] = [];
+  const scans: ScopeScan[] = [];
+  const diagnostics: DiscoveryDiagnostic[] = [];
+  for (const root of roots) {
+    const scan = scanScope(root, limits, visited, diagnostics);
+    scans.push(scan.scan);
+    packs.push(...scan.packs);
+  }
+  return { packs, scans, diagnostics };
+}
+
+function scanScope(root: ScopeRoot, limits: DiscoveryLimits, visited: Set<string>, diagnostics: DiscoveryDiagnostic[]) {
+  const scan: ScopeScan = {
+    scope: root.scope,
+    dir: root.dir,
+    exists: false,
+    dirsScanned: 0,
+    packs: 0,
+    truncated: null,
+  };
+  const packs: DiscoveredPack[] = [];
+  const realRoot = safeRealpath(root.dir);
+  if (realRoot === null || !isDirectory(realRoot)) return { scan, packs }; // a missing scope is not an error
+  scan.exists = true;
+  if (visited.has(realRoot)) {
+    diagnostics.push(
+      note(
+        'info',
+        'PACK_SCOPE_DUPLICATE',
+        `${root.scope} root ${root.dir} was already scanned through another scope`,
+        root.dir,
+      ),
+    );
+    return { scan, packs };
+  }
+  visited.add(realRoot);
+  const stack: Frame[] = [{ abs: root.dir, real: realRoot, depth: 0 }];
+  let depthSkipped = 0;
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    if (scan.dirsScanned >= limits.maxDirs) {
+      scan.truncated = 'dirs';
+      diagnostics.push(
+        note(
+          'warning',
+          'PACK_SCAN_DIR_LIMIT',
+          `stopped scanning ${root.scope} root ${root.dir} after ${limits.maxDirs} directories; packs further in were not discovered`,
+          root.dir,
+        ),
+      );
+      break;
+    }
+    scan.dirsScanned++;
+    const entries = listDir(frame.abs, diagnostics);
+    if (entries === null) continue;
+    if (entries.some((e) => e.name === ENTRY_FILE && (e.isFile() || e.isSymbolicLink()))) {
+      packs.push(makePack(root, frame));
+      scan.packs++;
+      continue; // packs are leaves
+    }
+    const lower = entries.find((e) => e.name.toLowerCase() === 'knowledge.md');
+    if (lower) {
+      diagnostics.push(
+        note(
+          'info',
+          'PACK_ENTRY_CASE',
+          `${join(frame.abs, lower.name)} is not a pack: the entry file must be named exactly ${ENTRY_FILE}`,
+          frame.abs,
+        ),
+      );
+    }
+    const children: Frame[] = [];
+    for (const entry of entries) {
+      const child = childFrame(entry, frame, realRoot, diagnostics);
+      if (child === null) continue;
+      if (child.depth > limits.maxDepth) {
+        depthSkipped++;
+        continue;
+      }
+      if (visited.has(child.real)) continue; // loop or alias: already seen
+      visited.add(child.real);
+      children.push(child);
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]); // sorted DFS order
+  }
+  if (depthSkipped > 0) {
+    scan.truncated ??= 'depth';
+    diagnostics.push(
+      note(
+        'warning',
+        'PACK_SCAN_DEPTH_LIMIT',
+        `depth limit ${limits.maxDepth} reached under ${root.scope} root ${root.dir}: ${depthSkipped} deeper director${depthSkipped === 1 ? 'y was' : 'ies were'} not scanned`,
+        root.dir,
+      ),
+    );
+  }
+  packs.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0));
+  return { scan, packs };
+}
+
+function childFrame(entry: Dirent, frame: Frame, realRoot: string, diagnostics: DiscoveryDiagnostic[]): Frame | null {
+  if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) return null;
+  const abs = join(frame.abs, entry.name);
+  if (entry.isDirectory()) return { abs, real: join(frame.real, entry.name), depth: frame.depth + 1 };
+  if (!entry.isSymbolicLink()) return null;
+  const real = safeRealpath(abs);
+  if (real === null) {
+    diagnostics.push(
+      note('warning', 'PACK_SYMLINK_BROKEN', `skipped symlink ${abs}: broken, looping or unreadable`, abs),
+    );
+    return null;
+  }
+  if (!isDirectory(real)) return null;
+  if (!isInside(realRoot, real)) {
+    diagnostics.push(
+      note(
+        'warning',
+        'PACK_SYMLINK_ESCAPE',
+        `skipped symlink ${abs} -> ${real}: it leaves the scope root (select it with --pack <path> or add its folder as a scope root)`,
+        abs,
+      ),
+    );
+    return null;
+  }
+  return { abs, real, depth: frame.depth + 1 };
+}
+
+function makePack(root: ScopeRoot, frame: Frame): DiscoveredPack {
+  const head = readPackHead(frame.abs, frame.real);
+  return {
+    name: head.manifest?.name ?? basename(frame.abs),
+    scope: root.scope,
+    home: root.scope,
+    scopeRoot: root.dir,
+    root: frame.abs,
+    realRoot: frame.real,
+    location: join(frame.abs, ENTRY_FILE),
+    manifest: head.manifest,
+    issues: head.issues,
+  };
+}
+
+function listDir(dir: string, diagnostics: DiscoveryDiagnostic[]): Dirent[] | null {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    diagnostics.push(note('warning', 'PACK_SCAN_UNREADABLE', `cannot list ${dir} (${code}); skipped`, dir));
+    return null;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function note(
+  severity: DiscoveryDiagnostic['severity'],
+  code: string,
+  message: string,
+  path?: string,
+): DiscoveryDiagnostic {
+  return { severity, code, message, ...(path ? { path } : {}) };
+}
+
+/**
+ * Loads one pack named by path (`--pack ./dir` or `--pack ./dir/KNOWLEDGE.md`) as an explicit
+ * selection. Returns null when the path holds no `KNOWLEDGE.md`. `home` is the scope whose root
+ * contains it, so an explicit path into an untrusted workspace stays untrusted.
+ */
+export function loadPackAt(path: string, roots: readonly ScopeRoot[]): DiscoveredPack | null {
+  const dir = basename(path) === ENTRY_FILE ? join(path, '..') : path;
+  const real = safeRealpath(dir);
+  if (real === null || !isDirectory(real)) return null;
+  const entries = listDir(dir, []);
+  if (!entries?.some((e) => e.name === ENTRY_FILE)) return null;
+  let home: ScopeRoot | null = null;
+  for (const r of roots) {
+    const rr = safeRealpath(r.dir);
+    if (rr !== null && isInside(rr, real)) {
+      home = r;
+      break;
+    }
+  }
+  const head = readPackHead(dir, real);
+  return {
+    name: head.manifest?.name ?? basename(real),
+    scope: 'explicit',
+    home: home?.scope ?? null,
+    scopeRoot: home?.dir ?? null,
+    root: dir,
+    realRoot: real,
+    location: join(dir, ENTRY_FILE),
+    manifest: head.manifest,
+    issues: head.issues,
+  };
+}

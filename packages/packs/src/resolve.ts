@@ -1,0 +1,136 @@
+import { type ActivatedPack, type ActivationPlan, planActivation } from './activate.js';
+import { assembleContext, type ContextAssembly, type ContextPackInput, type ContextSpecInput } from './assemble.js';
+import { collectCandidates, wantsEvidence } from './candidates.js';
+import type { CatalogEntry } from './catalog.js';
+import { type LoadedCatalog, loadCatalog, type PackScopeOptions } from './load-catalog.js';
+import type { PackResolveOutputData } from './output-schemas.js';
+import { listPackFiles } from './pack-tree.js';
+import { terms } from './tokens.js';
+
+export const DEFAULT_BUDGET = 2000;
+
+export interface ResolveContextOptions extends PackScopeOptions {
+  query: string;
+  /** Hard token budget for everything emitted, wrappers included. */
+  budget: number;
+  /** Draft/disputed pack names confirmed for use. */
+  confirm?: readonly string[];
+  /** Relevant project specs (from search), for `maestro context`. */
+  specs?: readonly ContextSpecInput[];
+  /** Only implicitly/explicitly activated packs; false skips resolver-driven activation. */
+  resolver?: boolean;
+}
+
+export interface ResolvedContext {
+  output: PackResolveOutputData;
+  plan: ActivationPlan;
+  assembly: ContextAssembly;
+  loaded: LoadedCatalog;
+}
+
+/**
+ * The use case behind `maestro pack resolve` and `maestro context`: discover and catalog packs,
+ * activate and gate them, gather each activated pack's candidates (bounded reads, never
+ * executing anything), then assemble persona, specs and data wrappers within the budget.
+ */
+export function resolveContext(o: ResolveContextOptions): ResolvedContext {
+  const loaded = loadCatalog(o);
+  const hints = o.resolver === false ? undefined : resolverHints([...loaded.catalog.active.values()]);
+  const plan = planActivation(loaded.catalog, {
+    query: o.query,
+    confirmed: new Set(o.confirm ?? []),
+    resolverHints: hints,
+  });
+  const queryTerms = terms(o.query);
+  const inputs = plan.activated.map((a) => packInput(a, queryTerms, o.query));
+  const evidence = wantsEvidence(o.query);
+  const assembly = assembleContext({ query: o.query, specs: o.specs ?? [], packs: inputs, budget: o.budget, evidence });
+  return { output: toOutput(o, plan, assembly, loaded, evidence), plan, assembly, loaded };
+}
+
+function packInput(a: ActivatedPack, queryTerms: readonly string[], query: string): ContextPackInput {
+  const m = a.manifest;
+  return {
+    name: m.name,
+    activation: a.activation,
+    status: m.status,
+    trust: a.entry.trust.effective,
+    grounding: m.grounding,
+    profile: m.profile,
+    mode: m.mode,
+    language: m.language,
+    warnings: a.warnings,
+    candidates: collectCandidates(a.entry.pack.realRoot, m, queryTerms, query),
+  };
+}
+
+/**
+ * What the resolver knows about a pack beyond its catalog metadata: the names of its compiled
+ * views and documents (a directory listing; no file is read). Untrusted packs get none.
+ */
+function resolverHints(entries: readonly CatalogEntry[]): Map<string, string> {
+  const hints = new Map<string, string>();
+  for (const e of entries) {
+    if (e.trust.metadataOnly || e.explicit) continue;
+    const names: string[] = [];
+    for (const under of ['compiled', 'documents']) {
+      const listed = listPackFiles(e.pack.realRoot, { under, maxDepth: 3, maxEntries: 500 });
+      names.push(...listed.files.map((f) => f.rel.replace(/\.[a-z]+$/i, '').replace(/[/_.-]+/g, ' ')));
+    }
+    if (names.length > 0) hints.set(e.name, names.join('\n'));
+  }
+  return hints;
+}
+
+function toOutput(
+  o: ResolveContextOptions,
+  plan: ActivationPlan,
+  assembly: ContextAssembly,
+  loaded: LoadedCatalog,
+  evidence: boolean,
+): PackResolveOutputData {
+  const packs = assembly.blocks
+    .filter((b) => b.kind === 'pack' && b.input && b.selection)
+    .map((b) => {
+      const a = plan.activated.find((x) => x.manifest.name === b.name) as ActivatedPack;
+      const s = b.selection as NonNullable<typeof b.selection>;
+      return {
+        name: b.name,
+        activation: a.activation,
+        scope: a.entry.pack.scope,
+        location: a.entry.pack.location,
+        status: a.manifest.status,
+        trust: { declared: a.entry.trust.declared, effective: a.entry.trust.effective },
+        grounding: a.manifest.grounding,
+        profile: a.manifest.profile,
+        runtime_mode: a.manifest.mode,
+        wrapper_order: b.wrapperOrder,
+        tokens: b.tokens,
+        selected_files: s.units.map((u) => u.path),
+        selected_documents: s.selectedDocuments,
+        selected_splits: s.selectedSplits,
+        source_anchors: s.sourceAnchors,
+        warnings: s.warnings,
+      };
+    });
+  const specsBlock = assembly.blocks.find((b) => b.kind === 'specs');
+  const specIds = new Set(specsBlock?.selected ?? []);
+  return {
+    query: o.query,
+    budget: o.budget,
+    token_estimate: assembly.tokens,
+    context: assembly.text,
+    wrapper_order: assembly.wrapperOrder,
+    evidence_requested: evidence,
+    packs,
+    specs: (o.specs ?? [])
+      .filter((s) => specIds.has(s.id))
+      .map((s) => ({ id: s.id, title: s.title, category: s.category })),
+    pending: plan.pending,
+    skipped: plan.skipped,
+    missing: assembly.missing,
+    recommendation: assembly.missing.length > 0 ? 'ask_user_or_mark_unknown' : null,
+    diagnostics: loaded.diagnostics,
+    record: null,
+  };
+}
