@@ -42,6 +42,12 @@ export const COMMANDS: CommandEntry[] = [
   c('run seal', 'Seal a completed run', () => import('./commands/run-seal.js')),
   c('knowledge stage', 'Stage a knowledge candidate on a running run', () => import('./commands/knowledge-stage.js')),
   c('knowledge record', 'Record knowledge a running run used', () => import('./commands/knowledge-record.js')),
+  c(
+    'knowledge audit',
+    'Find problems; plan and apply a backed-up soft prune',
+    () => import('./commands/knowledge-audit.js'),
+  ),
+  c('knowledge restore', 'Undo an audit --apply from its backup', () => import('./commands/knowledge-restore.js')),
   c('load', 'Print knowledge entries by id (records consumption with a run)', () => import('./commands/load.js')),
 ];
 

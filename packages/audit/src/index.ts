@@ -1,1 +1,55 @@
-export {};
+export type { ApplyOptions } from './apply.js';
+export { applyPrunePlan } from './apply.js';
+export type { AuditKnowledgeOptions } from './audit.js';
+export { auditKnowledge, checkAuditOptions, readAuditInput, readCodeRefs } from './audit.js';
+export { appendAuditLog, auditLogPath, backupStamp, listBackups, readManifest } from './backups.js';
+export type { FileEdit } from './edits.js';
+export { computeEdits } from './edits.js';
+export { finding, sortFindings } from './finding.js';
+export type { LinkAnalysis, SupersessionLink } from './links.js';
+export { analyzeLinks, findCycles } from './links.js';
+export type { PlanInput } from './plan.js';
+export { flagPendingTargets, planPrune } from './plan.js';
+export type { PipelineRead } from './read-pipeline.js';
+export { readPipeline } from './read-pipeline.js';
+export type { ReceiptSource, ReceiptView } from './receipts.js';
+export { fileReceipts, receiptView } from './receipts.js';
+export type { AuditInput, AuditOptions } from './report.js';
+export { buildAudit } from './report.js';
+export type { RestoreOptions } from './restore.js';
+export { changedSinceApply, restoreBackup } from './restore.js';
+export type { CodeRef } from './rules-corpus.js';
+export { CONTESTED_STALE_DAYS, FRESHNESS_FLOOR, freshness, HALF_LIFE_DAYS, STALE_BELOW } from './rules-corpus.js';
+export type { PipelineProblem, PipelineSnapshot, SessionBacklog } from './rules-pipeline.js';
+export type { UsageSnapshot } from './rules-usage.js';
+export { concentration, GINI_MAX, MIN_ENTRIES, TOP10_SHARE_MAX } from './rules-usage.js';
+export type {
+  Applied,
+  AuditBackupManifest,
+  AuditLogLine,
+  AuditReport,
+  AuditScope,
+  BackupList,
+  BackupState,
+  Finding,
+  FindingStore,
+  PendingTarget,
+  Priority,
+  PruneAction,
+  PrunePlan,
+  PruneReason,
+  RecommendedAction,
+  RestoreResult,
+} from './schemas.js';
+export {
+  AUDIT_SCOPES,
+  AuditBackupManifestSchema,
+  AuditLogLineSchema,
+  AuditReportSchema,
+  BackupListSchema,
+  FindingSchema,
+  jsonSchemas,
+  PruneActionSchema,
+  PrunePlanSchema,
+  RestoreResultSchema,
+} from './schemas.js';

@@ -44,7 +44,7 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
   const broken = brokenKnowhowFiles(input.issues);
   const findings: Finding[] = [
     ...linkFindings(input.entries, links, rawPlan, (e) => notEditable(e, links, broken), within),
-    ...entryFindings(input.entries, new Set(input.files), input.now, within),
+    ...entryFindings(input.entries, new Set(input.files), input.now, within, broken),
     ...staleFindings(input.entries, input.now, within),
     ...issueFindings(input.issues, within),
     ...codeRefFindings(input.codeRefs ?? [], within),

@@ -40,6 +40,7 @@ export function entryFindings(
   files: ReadonlySet<string>,
   now: Date,
   inScope: (store: string) => boolean,
+  brokenFiles: ReadonlySet<string> = new Set(),
 ): Finding[] {
   const out: Finding[] = [];
   for (const e of entries) {
@@ -77,7 +78,8 @@ export function entryFindings(
         );
       }
     }
-    if (e.store === 'knowhow') out.push(...knowhowMetadata(e));
+    // A document whose frontmatter does not parse is reported once, as invalid-frontmatter.
+    if (e.store === 'knowhow' && !brokenFiles.has(e.file)) out.push(...knowhowMetadata(e));
     if (e.store === 'spec' && e.ref) {
       const ref = e.ref.replace(/^\.\//, '').replace(/^\.workflow\//, '');
       if (ref.startsWith('knowhow/') && !files.has(ref)) {

@@ -145,6 +145,14 @@ describe('corpus findings', () => {
     expect(r.knowhow).toEqual({ total: 2, active: 2, deprecated: 0, invalid: 1 });
   });
 
+  it('a knowhow file with broken frontmatter is reported once, not also as missing metadata', () => {
+    const r = audit({
+      entries: [entry('knowhow-b', { titleSource: 'filename', type: null })],
+      issues: [{ file: '.workflow/knowhow/B.md', severity: 'error', code: 'FRONTMATTER_INVALID', message: 'bad yaml' }],
+    });
+    expect(subtypes(r.findings)).toEqual(['P1 knowhow/invalid-frontmatter .workflow/knowhow/B.md']);
+  });
+
   it('ghost code references and dangling refs', () => {
     const r = audit({
       entries: [

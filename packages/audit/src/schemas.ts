@@ -169,9 +169,7 @@ export const AuditLogLineSchema = z
 export const BackupFileSchema = z.strictObject({
   path: z.string().describe('project-relative'),
   before_sha256: Hex64,
-  after_sha256: Hex64,
-  /** Hashes the file passes through between actions, so an interrupted apply is recognised. */
-  step_sha256: z.array(Hex64),
+  after_sha256: Hex64.describe('each file is written once, straight from before to after'),
 });
 
 export const AuditBackupManifestSchema = z

@@ -1,0 +1,140 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { inputError, type Runtime, systemRuntime } from '@maestro/core';
+import { type LockOptions, recoverCommit, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
+import { type LoadedCorpus, loadCorpusFiles } from '@maestro/spec';
+import { type ApplyOptions, applyPrunePlan } from './apply.js';
+import { listBackups } from './backups.js';
+import { readPipeline } from './read-pipeline.js';
+import { fileReceipts, type ReceiptSource } from './receipts.js';
+import { type AuditInput, buildAudit } from './report.js';
+import { type CodeRef, codePathsToCheck } from './rules-corpus.js';
+import { AUDIT_SCOPES, type AuditReport, type AuditScope } from './schemas.js';
+
+/**
+ * @maestro/spec journals multi-file corpus edits here and rolls them forward on its next write.
+ * An apply rolls it forward first (under the same lock) so it never plans against half an edit.
+ */
+const SPEC_INTENT_FILE = '.spec-commit.intent.json';
+
+export interface AuditKnowledgeOptions {
+  scope?: AuditScope;
+  /** Compute the deterministic soft-prune plan. */
+  prune?: boolean;
+  /** Apply the plan (requires `prune`): backup, atomic writes, audit log, rollback on failure. */
+  apply?: boolean;
+  includePendingTargets?: boolean;
+  runtime?: Runtime;
+  /** Receipt reader and freshness check for the pending-target guard. */
+  receipts?: ReceiptSource;
+  /** Exposure counters (search impressions per knowledge id); absent → not judged, noted. */
+  exposure?: (layout: WorkflowLayout) => ReadonlyMap<string, number> | null;
+  /** Test-only fault injection before each action's writes. */
+  beforeAction?: ApplyOptions['beforeAction'];
+  lock?: LockOptions;
+}
+
+/** Refuses flag combinations that make no sense (exit 2: usage). */
+export function checkAuditOptions(o: AuditKnowledgeOptions): void {
+  if (o.scope !== undefined && !AUDIT_SCOPES.includes(o.scope)) {
+    throw inputError('INVALID_SCOPE', `--scope must be one of ${AUDIT_SCOPES.join(', ')} (got "${o.scope}")`, {
+      hint: 'e.g. `maestro knowledge audit --scope spec`',
+    });
+  }
+  if (o.apply && !o.prune) {
+    throw inputError('APPLY_REQUIRES_PRUNE', '--apply requires --prune', {
+      hint: 'review the plan with `maestro knowledge audit --prune`, then add --apply',
+    });
+  }
+  if (o.includePendingTargets && !o.apply) {
+    throw inputError(
+      'PENDING_TARGETS_REQUIRES_APPLY',
+      '--include-pending-targets only makes sense with --prune --apply',
+      {
+        hint: 'use `maestro knowledge audit --prune --apply --include-pending-targets`',
+      },
+    );
+  }
+}
+
+/**
+ * `maestro knowledge audit`: reads the corpus once, the session ledgers and receipts, the
+ * backups and (when given) the exposure counters; returns the findings, and with `prune` the
+ * plan; with `apply` it holds the corpus lock from the read to the last write and applies.
+ * Read-only otherwise: without `apply` nothing is written, not even a lock file.
+ */
+export async function auditKnowledge(
+  layout: WorkflowLayout,
+  options: AuditKnowledgeOptions = {},
+): Promise<AuditReport> {
+  checkAuditOptions(options);
+  if (!existsSync(layout.workflow)) {
+    throw inputError('NO_WORKFLOW', `no .workflow/ directory in ${layout.root}`, {
+      hint: 'run `maestro init` there first, or pass --workflow-root <project dir>',
+    });
+  }
+  const runtime = options.runtime ?? systemRuntime;
+  if (!options.apply) return buildAudit(readAuditInput(layout, options, runtime).input, { prune: options.prune });
+  return withCorpusLock(
+    layout,
+    async () => {
+      await recoverCommit(layout.workflow, join(layout.workflow, SPEC_INTENT_FILE));
+      const { input, loaded } = readAuditInput(layout, options, runtime);
+      const report = buildAudit(input, { prune: true });
+      const applied = await applyPrunePlan(layout, loaded, report.prune_plan!, {
+        runtime,
+        includePendingTargets: options.includePendingTargets,
+        beforeAction: options.beforeAction,
+      });
+      return { ...report, applied };
+    },
+    options.lock,
+  );
+}
+
+/** Every reader of the audit, once each. */
+export function readAuditInput(
+  layout: WorkflowLayout,
+  options: AuditKnowledgeOptions,
+  runtime: Runtime,
+): { input: AuditInput; loaded: LoadedCorpus } {
+  const loaded = loadCorpusFiles(layout);
+  const notes: string[] = [];
+  const pipeline = readPipeline(layout, options.receipts ?? fileReceipts);
+  const exposure = options.exposure?.(layout) ?? null;
+  if (!exposure) notes.push('exposure counters are not available; exposure concentration was not judged');
+  const backups = listBackups(layout).backups;
+  for (const b of backups) if (b.state === 'damaged') notes.push(`backup ${b.backup_id}: ${b.problem}`);
+  return {
+    loaded,
+    input: {
+      scope: options.scope ?? 'all',
+      now: runtime.now(),
+      entries: loaded.corpus.entries,
+      issues: loaded.corpus.issues,
+      files: loaded.corpus.files.map((f) => f.path),
+      codeRefs: readCodeRefs(layout, loaded),
+      pipeline: pipeline.snapshot,
+      usage: { exposure, consumption: pipeline.consumption },
+      interruptedBackups: backups.filter((b) => b.state === 'applying').map((b) => b.backup_id),
+      notes,
+    },
+  };
+}
+
+/** Each in-project `codePaths` entry of each knowhow document, with whether it exists. */
+export function readCodeRefs(layout: WorkflowLayout, loaded: LoadedCorpus): CodeRef[] {
+  const out: CodeRef[] = [];
+  for (const k of loaded.knowhow) {
+    const raw = k.model.data?.codePaths;
+    const list = Array.isArray(raw)
+      ? raw.filter((x): x is string => typeof x === 'string')
+      : typeof raw === 'string'
+        ? [raw]
+        : [];
+    for (const path of codePathsToCheck(list)) {
+      out.push({ id: k.entry.id, file: k.file, path, exists: existsSync(join(layout.root, path)) });
+    }
+  }
+  return out;
+}

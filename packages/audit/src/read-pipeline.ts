@@ -1,0 +1,124 @@
+import type { Issue } from '@maestro/core';
+import type { WorkflowLayout } from '@maestro/fs';
+import { listSessions, runPaths, type SessionSummary, summarizeSession } from '@maestro/ledger';
+import { problemMessage, type ReceiptSource } from './receipts.js';
+import type { PipelineProblem, PipelineSnapshot, SessionBacklog } from './rules-pipeline.js';
+
+export interface PipelineRead {
+  snapshot: PipelineSnapshot;
+  /** Explicit consumption per knowledge id (`consumed` and `cited` signals across every run ledger). */
+  consumption: Map<string, number>;
+}
+
+const PENDING = new Set(['pending', 'promoting']);
+const CONSUMPTION_SIGNALS = new Set(['consumed', 'cited']);
+
+/** `.workflow/sessions/<s>[/runs/<r>]/...` → ids, for problems that only carry a file. */
+function idsOf(file: string): { session_id: string; run_id: string | null } {
+  const m = /sessions\/([^/]+)(?:\/runs\/([^/]+))?/.exec(file.replace(/\\/g, '/'));
+  return { session_id: m?.[1] ?? file, run_id: m?.[2] ?? null };
+}
+
+function problemFrom(issue: Issue, kind: PipelineProblem['kind']): PipelineProblem {
+  return { kind, ...idsOf(issue.file), file: issue.file, message: issue.message };
+}
+
+/**
+ * Reads every session's ledgers and the receipts of runs with pending candidates. Damaged
+ * session, run, ledger and receipt files become problems (findings), never errors: the audit of
+ * the rest completes.
+ */
+export function readPipeline(layout: WorkflowLayout, receipts: ReceiptSource): PipelineRead {
+  const listed = listSessions(layout);
+  const problems: PipelineProblem[] = listed.problems.map((i) => problemFrom(i, 'session'));
+  const sessions: SessionBacklog[] = [];
+  const pendingTargets: PipelineSnapshot['pendingTargets'] = [];
+  const consumption = new Map<string, number>();
+  for (const s of listed.sessions) {
+    let summary: SessionSummary;
+    try {
+      summary = summarizeSession(layout, s.session_id);
+    } catch (err) {
+      problems.push({
+        kind: 'session',
+        session_id: s.session_id,
+        run_id: null,
+        file: `.workflow/sessions/${s.session_id}/session.json`,
+        message: problemMessage(err),
+      });
+      continue;
+    }
+    for (const p of summary.problems) problems.push(problemFrom(p, p.code === 'LEDGER_INVALID' ? 'ledger' : 'run'));
+    for (const i of summary.inputs) {
+      if (CONSUMPTION_SIGNALS.has(i.signal))
+        consumption.set(i.knowledge_id, (consumption.get(i.knowledge_id) ?? 0) + i.count);
+    }
+    const backlog = backlogOf(summary);
+    const pendingRuns = new Set(summary.candidates.filter((c) => PENDING.has(c.status)).flatMap((c) => c.run_ids));
+    for (const run of summary.runs) {
+      if (!pendingRuns.has(run.run_id)) continue;
+      const found = readGuardReceipt(layout, receipts, s.session_id, run.run_id, problems);
+      if (!found) continue;
+      backlog.receipts++;
+      if (!found.fresh) continue;
+      const pending = new Set(
+        summary.candidates
+          .filter((c) => PENDING.has(c.status) && c.run_ids.includes(run.run_id))
+          .map((c) => c.candidate_id),
+      );
+      for (const c of found.view.candidates) {
+        if (!pending.has(c.candidate_id)) continue;
+        const ids = new Set([...c.matches.map((m) => m.knowledge_id), ...(c.canonical_id ? [c.canonical_id] : [])]);
+        for (const knowledge_id of ids) {
+          pendingTargets.push({
+            knowledge_id,
+            candidate_id: c.candidate_id,
+            session_id: s.session_id,
+            run_id: run.run_id,
+          });
+        }
+      }
+    }
+    sessions.push(backlog);
+  }
+  return { snapshot: { sessions, problems, pendingTargets }, consumption };
+}
+
+function backlogOf(summary: SessionSummary): SessionBacklog {
+  const pending = summary.candidates.filter((c) => c.status === 'pending');
+  return {
+    session_id: summary.session_id,
+    runs: summary.runs.length,
+    ledgers: summary.runs.filter((r) => r.has_ledger).length,
+    receipts: 0,
+    pending_observed: pending.filter((c) => c.stage === 'observed').length,
+    pending_corroborated: pending.filter((c) => c.stage === 'corroborated').length,
+    promoting: summary.counts.promoting,
+    promoted: summary.counts.promoted,
+    rejected: summary.counts.rejected,
+  };
+}
+
+function readGuardReceipt(
+  layout: WorkflowLayout,
+  receipts: ReceiptSource,
+  sessionId: string,
+  runId: string,
+  problems: PipelineProblem[],
+) {
+  try {
+    const view = receipts.read(layout, sessionId, runId);
+    if (!view) return null;
+    return { view, fresh: receipts.fresh(layout, sessionId, runId) };
+  } catch (err) {
+    const file = runPaths(layout, sessionId, runId).receipt;
+    problems.push({
+      kind: 'receipt',
+      session_id: sessionId,
+      run_id: runId,
+      file: `.workflow/${file.slice(layout.workflow.length + 1)}`,
+      message: problemMessage(err),
+    });
+    return null;
+  }
+}
