@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { formatIssue, type Issue, inputError } from '@maestro/core';
+import { formatIssue, type Issue, inputError, MaestroError } from '@maestro/core';
 import { readUserFile } from '@maestro/fs';
 import type { KnowledgeEntry, WriteOptions } from '@maestro/spec';
 import type { CommandContext, ParsedArgs } from '../kit.js';
@@ -60,7 +60,19 @@ export async function readContent(ctx: CommandContext, args: ParsedArgs, index: 
   if (file === '')
     throw inputError('USAGE', '--content-file needs a path, or - for stdin', { hint: 'e.g. --content-file notes.md' });
   if (file === '-') return ctx.readStdin();
-  if (file !== undefined) return readUserFile(resolve(ctx.cwd, file), '--content-file');
+  if (file !== undefined) {
+    try {
+      return readUserFile(resolve(ctx.cwd, file), '--content-file');
+    } catch (err) {
+      if (err instanceof MaestroError && err.exitCode === 2 && !err.hint) {
+        throw inputError(err.code, err.message, {
+          hint: 'pass a readable file, or - to read stdin',
+          location: err.location,
+        });
+      }
+      throw err;
+    }
+  }
   return positional ?? '';
 }
 
