@@ -186,3 +186,14 @@ describe('session seal', () => {
     );
   });
 });
+
+test('session seal fails closed on a run folder it cannot read, naming it', async () => {
+  const root = tmpProject(sessionTree({ sessionId: '20260102-s', runs: [{ runId: '20260102-001-a' }] }));
+  const layout = workflowLayout(root);
+  mkdirSync(join(sessionPaths(layout, '20260102-s').runsDir, '20260102-002-b'));
+  const before = readTree(root);
+  const err = await sealSession(layout, '20260102-s', rt()).catch((e) => e);
+  expect(err).toMatchObject({ code: 'RUN_INVALID', exitCode: 2 });
+  expect(err.message).toContain('runs/20260102-002-b/run.json');
+  expect(readTree(root)).toEqual(before);
+});

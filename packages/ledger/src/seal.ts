@@ -1,4 +1,4 @@
-import { type Issue, type Runtime, refusedError } from '@maestro/core';
+import { type Issue, inputError, type Runtime, refusedError } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout } from '@maestro/fs';
 import { readDeltaFile } from './delta.js';
 import { runPaths } from './paths.js';
@@ -157,7 +157,8 @@ export async function sealSession(
       layout,
       sessionId,
       (s) => {
-        const { runs } = listRuns(layout, sessionId);
+        const { runs, problems } = listRuns(layout, sessionId);
+        if (problems.length) throw unverifiableRuns(sessionId, problems);
         const open = runs.filter((r) => r.status !== 'sealed');
         if (open.length) throw sealBlocked(sessionId, open);
         runCount = runs.length;
@@ -181,6 +182,19 @@ export async function sealSession(
     knowledge: knowledgeBacklog(layout, summary, problems),
     problems,
   };
+}
+
+/** A damaged run folder might be a running run: sealing fails closed, naming each one. */
+function unverifiableRuns(sessionId: string, problems: Issue[]) {
+  return inputError(
+    'RUN_INVALID',
+    `cannot seal session ${sessionId}: ${problems.length} run folder(s) cannot be read:\n  ${problems.map((p) => p.message).join('\n  ')}`,
+    {
+      hint: 'fix or restore each run.json (or move a stray folder out of runs/), then rerun `maestro session seal`',
+      location: { file: problems[0].file },
+      details: { problems },
+    },
+  );
 }
 
 function sealBlocked(sessionId: string, open: RunRecord[]) {
