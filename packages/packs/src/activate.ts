@@ -58,7 +58,8 @@ const STATUS_WARNING: Record<string, string> = {
   archived: 'Pack status is archived: used only because it was requested explicitly.',
 };
 
-const metadataText = (m: PackManifest) =>
+/** The catalog text implicit activation matches against: name, description and type. */
+export const metadataText = (m: PackManifest) =>
   `${m.name.replaceAll('-', ' ')} ${m.description} ${m.type.replace(/[:-]/g, ' ')}`;
 
 /**

@@ -83,6 +83,7 @@ export function collectCandidates(
   manifest: PackManifest,
   queryTerms: readonly string[],
   query: string,
+  fallbackTerms: readonly string[] = queryTerms,
 ): PackCandidates {
   const warnings: string[] = [];
   const listed = listCandidates(realRoot, manifest, warnings);
@@ -100,13 +101,36 @@ export function collectCandidates(
     budget -= cost;
     files.push(readCandidate(item, manifest, queryTerms, warnings));
   }
+  if (fallbackTerms !== queryTerms && !files.some((f) => f.score > 0 || f.sections.some((x) => x.score > 0))) {
+    // Nothing matched the discriminating terms: score again with every query term.
+    for (const f of files) rescore(f, manifest, fallbackTerms);
+  }
   files.sort((a, b) => a.tier - b.tier || (a.file < b.file ? -1 : 1));
   const evidence = wantsEvidence(query) ? readEvidence(realRoot, queryTerms, warnings) : [];
   return { files, evidence, warnings };
 }
 
 function pathScore(item: Listed, queryTerms: readonly string[]): number {
-  return matchScore(queryTerms, termIndex(item.file.rel.replace(/[/_.-]+/g, ' ')));
+  return matchScore(queryTerms, termIndex(pathWords(item.file.rel)));
+}
+
+function scorer(manifest: PackManifest, queryTerms: readonly string[]) {
+  const hint = manifest.mode === 'persona' ? PERSONA_HINT : DATA_HINT;
+  // Persona packs lean on voice and boundaries whatever the query; data hints only break ties.
+  const bonus = (name: string, base: number) =>
+    hint.test(name) && (manifest.mode === 'persona' || base > 0) ? 0.15 : 0;
+  return (name: string, text: string) => {
+    const base = matchScore(queryTerms, termIndex(`${name} ${text}`));
+    return base + bonus(name, base);
+  };
+}
+
+const pathWords = (rel: string) => rel.replace(/[/_.-]+/g, ' ');
+
+function rescore(f: FileCandidate, manifest: PackManifest, queryTerms: readonly string[]): void {
+  const score = scorer(manifest, queryTerms);
+  f.score = score(pathWords(f.file), `${f.title} ${f.text}`);
+  for (const s of f.sections) s.score = score(s.title, s.text);
 }
 
 function readCandidate(
@@ -122,24 +146,15 @@ function readCandidate(
       `${item.file.rel} is ${item.file.size} bytes: only its first ${READ_CAP_BYTES / 1024} KB were considered, and it is never loaded whole`,
     );
   }
-  const hint = manifest.mode === 'persona' ? PERSONA_HINT : DATA_HINT;
-  // Persona packs lean on voice and boundaries whatever the query; data hints only break ties.
-  const bonus = (name: string, base: number) =>
-    hint.test(name) && (manifest.mode === 'persona' || base > 0) ? 0.15 : 0;
-  const pathWords = item.file.rel.replace(/[/_.-]+/g, ' ');
+  const score = scorer(manifest, queryTerms);
   const title = firstHeading(text) ?? item.file.rel;
-  const sections = splitSections(text).map((s) => {
-    const base = matchScore(queryTerms, termIndex(`${s.title} ${s.text}`));
-    return {
-      id: s.id,
-      title: s.title,
-      text: s.text,
-      score: base + bonus(s.title, base),
-      injections: detectInjection(s.text),
-    };
-  });
-  const base = matchScore(queryTerms, termIndex(`${pathWords} ${title} ${text}`));
-  const score = base + bonus(item.file.rel, base);
+  const sections = splitSections(text).map((s) => ({
+    id: s.id,
+    title: s.title,
+    text: s.text,
+    score: score(s.title, s.text),
+    injections: detectInjection(s.text),
+  }));
   return {
     file: item.file.rel,
     kind: item.kind,
@@ -149,7 +164,7 @@ function readCandidate(
     text,
     truncated: head.truncated,
     size: item.file.size,
-    score,
+    score: score(pathWords(item.file.rel), `${title} ${text}`),
     sections,
     injections: detectInjection(text),
   };

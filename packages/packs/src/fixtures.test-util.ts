@@ -39,3 +39,17 @@ export function write(path: string, content: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, content);
 }
+
+/** Scope options with only a trusted workspace root, for resolve tests. */
+export function wsOptions(root: string, extra: Record<string, unknown> = {}) {
+  return {
+    cwd: root,
+    workspaceRoot: root,
+    userRoot: null,
+    orgRoots: [] as string[],
+    builtinRoot: null,
+    workspaceTrusted: true,
+    budget: 2000,
+    ...extra,
+  };
+}

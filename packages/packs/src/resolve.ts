@@ -1,11 +1,11 @@
-import { type ActivatedPack, type ActivationPlan, planActivation } from './activate.js';
+import { type ActivatedPack, type ActivationPlan, metadataText, planActivation } from './activate.js';
 import { assembleContext, type ContextAssembly, type ContextPackInput, type ContextSpecInput } from './assemble.js';
 import { collectCandidates, wantsEvidence } from './candidates.js';
 import type { CatalogEntry } from './catalog.js';
 import { type LoadedCatalog, loadCatalog, type PackScopeOptions } from './load-catalog.js';
 import type { PackResolveOutputData } from './output-schemas.js';
 import { listPackFiles } from './pack-tree.js';
-import { terms } from './tokens.js';
+import { matchedTerms, termIndex, terms } from './tokens.js';
 
 export const DEFAULT_BUDGET = 2000;
 
@@ -48,6 +48,17 @@ export function resolveContext(o: ResolveContextOptions): ResolvedContext {
   return { output: toOutput(o, plan, assembly, loaded, evidence), plan, assembly, loaded };
 }
 
+/**
+ * Terms that select content inside a pack: the query terms minus those its catalog metadata
+ * already matched (they chose the pack; inside it, "Acme Widget" is in every file and says
+ * nothing about which file to pick), unless that leaves none.
+ */
+export function selectionTerms(queryTerms: readonly string[], m: ActivatedPack['manifest']): string[] {
+  const matched = new Set(matchedTerms(queryTerms, termIndex(metadataText(m))));
+  const rest = queryTerms.filter((t) => !matched.has(t));
+  return rest.length > 0 ? rest : [...queryTerms];
+}
+
 function packInput(a: ActivatedPack, queryTerms: readonly string[], query: string): ContextPackInput {
   const m = a.manifest;
   return {
@@ -60,7 +71,7 @@ function packInput(a: ActivatedPack, queryTerms: readonly string[], query: strin
     mode: m.mode,
     language: m.language,
     warnings: a.warnings,
-    candidates: collectCandidates(a.entry.pack.realRoot, m, queryTerms, query),
+    candidates: collectCandidates(a.entry.pack.realRoot, m, selectionTerms(queryTerms, m), query, queryTerms),
   };
 }
 

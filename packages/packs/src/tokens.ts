@@ -42,10 +42,24 @@ export function terms(text: string): string[] {
       for (let i = 0; i + 1 < chars.length; i++) out.add(chars[i] + chars[i + 1]);
     }
     for (const w of word.replace(CJK_RUN, ' ').split(' ')) {
-      if (w.length >= 3 && !STOP_WORDS.has(w)) out.add(w);
+      if (w.length >= 3 && !STOP_WORDS.has(w)) out.add(stem(w));
     }
   }
   return [...out];
+}
+
+/** A light suffix stripper so `deploys`, `deployed` and `deployment` meet at `deploy`. */
+export function stem(word: string): string {
+  const cut = (n: number) => word.length - n >= 4;
+  if (word.endsWith('ments') && cut(5)) return word.slice(0, -5);
+  if (word.endsWith('ment') && cut(4)) return word.slice(0, -4);
+  if (word.endsWith('ings') && cut(4)) return word.slice(0, -4);
+  if (word.endsWith('ing') && cut(3)) return word.slice(0, -3);
+  if (word.endsWith('ies') && cut(3)) return `${word.slice(0, -3)}y`;
+  if (/(?:s|x|z|ch|sh)es$/.test(word) && cut(2)) return word.slice(0, -2);
+  if (word.endsWith('ed') && cut(2)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss') && cut(1)) return word.slice(0, -1);
+  return word;
 }
 
 /** A prepared target (name, description, file text) for repeated matching. */
