@@ -35,7 +35,7 @@ for (const file of readdirSync(resultsDir)
     const key = `${name}: ${m.name}`;
     current.metrics[key] = { value: m.value, unit: m.unit };
     const prev = previous.metrics[key];
-    const ratio = prev && prev.value ? (m.value / prev.value).toFixed(2) : '—';
+    const ratio = prev?.value ? (m.value / prev.value).toFixed(2) : '—';
     rows.push(`| ${key} | ${fmt(m.value)} ${m.unit} | ${prev ? `${fmt(prev.value)} ${prev.unit}` : '—'} | ${ratio} |`);
   }
 }
