@@ -1,4 +1,4 @@
-import { contentHash, type Issue, normalizeText, sha256 } from '@maestro/core';
+import { type Issue, normalizeText, sha256 } from '@maestro/core';
 import { unescapeSpecContent } from './entities.js';
 import { fmString } from './frontmatter.js';
 import { type KnowledgeEntry, SPEC_CATEGORIES } from './model.js';
@@ -79,7 +79,17 @@ function cleanContent(text: string): string {
 }
 
 export function derivedSpecId(file: string, title: string, content: string): string {
-  return `D-${sha256(`${fileStem(file)}\u0000${normalizeText(title)}\u0000${normalizeText(content)}`).slice(0, 16)}`;
+  return derivedFromNormalized(file, title, normalizeText(content));
+}
+
+function derivedFromNormalized(file: string, title: string, normalizedContent: string): string {
+  return `D-${sha256(`${fileStem(file)}\u0000${normalizeText(title)}\u0000${normalizedContent}`).slice(0, 16)}`;
+}
+
+/** Id and content hash sharing one normalisation of the content (the costly part of a parse). */
+function identity(file: string, sid: string | undefined, title: string, content: string) {
+  const normalized = normalizeText(content);
+  return { id: sid || derivedFromNormalized(file, title, normalized), contentHash: sha256(normalized) };
 }
 
 interface ViewContext {
@@ -162,6 +172,13 @@ function entryLinks(node: SpecEntryNode, ctx: ViewContext): { supersedes: string
   return { supersedes: splitIdList(attributeOf(node, 'supersedes')), supersededBy: by || null };
 }
 
+/** Decoded attributes by name; the first occurrence of a name wins. */
+function attributeRecord(node: SpecEntryNode): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const a of node.attributes) if (a.name && !(a.name in out)) out[a.name] = a.value;
+  return out;
+}
+
 /** The view of one tagged entry. `id` is the sid or the derived id (before twin suffixes). */
 export function viewOfEntry(node: SpecEntryNode, ctx: ViewContext): KnowledgeEntry {
   const { heading, content } = splitBody(node.body);
@@ -192,8 +209,11 @@ export function viewOfEntry(node: SpecEntryNode, ctx: ViewContext): KnowledgeEnt
       );
     seen.add(a.name);
   }
+  // One object literal with a fixed shape (no spreads): spreads made this the hottest line of a parse.
+  const ident = identity(ctx.file, sid, title, content);
+  const links = entryLinks(node, ctx);
   return {
-    id: sid || derivedSpecId(ctx.file, title, content),
+    id: ident.id,
     store: 'spec',
     title,
     content,
@@ -203,12 +223,13 @@ export function viewOfEntry(node: SpecEntryNode, ctx: ViewContext): KnowledgeEnt
     date: entryDate(node, ctx),
     status: entryStatus(node, ctx),
     confidence: confidence && CONFIDENCE.has(confidence) ? confidence : null,
-    ...entryLinks(node, ctx),
+    supersedes: links.supersedes,
+    supersededBy: links.supersededBy,
     ref: attributeOf(node, 'ref')?.trim() || null,
     source: attributeOf(node, 'source')?.trim() || null,
     file: ctx.file,
     line: node.line,
-    contentHash: contentHash(content),
+    contentHash: ident.contentHash,
     legacy: false,
     hasSid: Boolean(sid),
     type: null,
@@ -216,12 +237,7 @@ export function viewOfEntry(node: SpecEntryNode, ctx: ViewContext): KnowledgeEnt
       ? { marker, note: attributeOf(node, 'conflict-note') ?? null, date: attributeOf(node, 'conflict-date') ?? null }
       : null,
     titleSource: titleAttr ? 'attribute' : heading ? 'heading' : content ? 'content' : 'none',
-    attributes: Object.fromEntries(
-      node.attributes
-        .filter((a) => a.name)
-        .map((a) => [a.name, a.value])
-        .reverse(),
-    ),
+    attributes: attributeRecord(node),
   };
 }
 
@@ -237,8 +253,9 @@ export function viewOfLegacy(node: SpecLegacyNode, ctx: ViewContext): KnowledgeE
       'use one of the seven categories',
     );
   }
+  const ident = identity(ctx.file, undefined, node.title, content);
   return {
-    id: derivedSpecId(ctx.file, node.title, content),
+    id: ident.id,
     store: 'spec',
     title: node.title,
     content,
@@ -254,7 +271,7 @@ export function viewOfLegacy(node: SpecLegacyNode, ctx: ViewContext): KnowledgeE
     source: null,
     file: ctx.file,
     line: node.line,
-    contentHash: contentHash(content),
+    contentHash: ident.contentHash,
     legacy: true,
     hasSid: false,
     type: null,
