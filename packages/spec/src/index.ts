@@ -76,5 +76,5 @@ export {
 } from './spec-lifecycle.js';
 export type { SpecAttribute } from './spec-tag.js';
 export { derivedSpecId, specFileEntries, splitKeywords } from './spec-view.js';
-export type { FileWrite, WriteOptions } from './write.js';
-export { editCorpus, requireWorkflow, SPEC_INTENT_FILE } from './write.js';
+export type { FileWrite, RecoveredEdit, WriteOptions } from './write.js';
+export { editCorpus, recoverSpecEdit, requireWorkflow, SPEC_INTENT_FILE } from './write.js';

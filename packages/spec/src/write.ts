@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { inputError, type Runtime } from '@maestro/core';
+import { inputError, type Runtime, sha256 } from '@maestro/core';
 import {
   commitFiles,
+  fsyncDir,
   type LockOptions,
-  recoverCommit,
+  readIntent,
+  readTextIfExists,
   type WorkflowLayout,
   withCorpusLock,
   withLocks,
@@ -51,7 +53,7 @@ export async function editCorpus<T>(
   return withCorpusLock(
     layout,
     async () => {
-      await recoverCommit(layout.workflow, join(layout.workflow, SPEC_INTENT_FILE));
+      await recoverSpecEdit(layout);
       const loaded = loadCorpusFiles(layout);
       const { writes, result } = plan(loaded);
       if (writes.length === 0) return result;
@@ -64,7 +66,15 @@ export async function editCorpus<T>(
           if (writes.length === 1) await writeFileAtomic(targets[0], writes[0].text);
           else {
             const planned = writes.map((w) => ({ path: w.file, content: w.text }));
-            await commitFiles(layout.workflow, join(layout.workflow, SPEC_INTENT_FILE), planned, {}, runtime, 'spec');
+            const before = Object.fromEntries(writes.map((w) => [w.file, beforeHash(loaded, w.file)]));
+            await commitFiles(
+              layout.workflow,
+              join(layout.workflow, SPEC_INTENT_FILE),
+              planned,
+              { before },
+              runtime,
+              'spec',
+            );
           }
         },
         options.lock,
@@ -85,4 +95,43 @@ function refuseNonUtf8(loaded: LoadedCorpus, writes: FileWrite[]): void {
       });
     }
   }
+}
+
+/** sha256 of a file's text as read for this edit, or null when the edit creates it. */
+function beforeHash(loaded: LoadedCorpus, file: string): string | null {
+  const f = loaded.specs.find((s) => s.file === file) ?? loaded.knowhow.find((k) => k.file === file);
+  return f ? sha256(f.text) : null;
+}
+
+export interface RecoveredEdit {
+  /** Files rolled forward to the journaled bytes. */
+  recovered: string[];
+  /** Files changed by someone else since the interrupted edit: left as they are. */
+  skipped: string[];
+}
+
+/**
+ * Rolls an interrupted multi-file corpus edit forward. A file is written only while it still
+ * holds exactly what the edit read (its journaled sha256), so a later write by another tool is
+ * never overwritten; such files are reported as skipped. Call it under the corpus lock before
+ * any corpus write (every writer of this package does; promote and audit should too).
+ */
+export async function recoverSpecEdit(layout: WorkflowLayout): Promise<RecoveredEdit | null> {
+  const path = join(layout.workflow, SPEC_INTENT_FILE);
+  const intent = readIntent<{ before?: Record<string, string | null> }>(path);
+  if (!intent) return null;
+  const out: RecoveredEdit = { recovered: [], skipped: [] };
+  for (const w of intent.writes) {
+    const abs = join(layout.workflow, w.path);
+    const current = readTextIfExists(abs);
+    const hash = current === null ? null : sha256(current);
+    if (hash === w.sha256) continue;
+    if (hash === (intent.meta?.before?.[w.path] ?? null)) {
+      await writeFileAtomic(abs, w.content);
+      out.recovered.push(w.path);
+    } else out.skipped.push(w.path);
+  }
+  unlinkSync(path);
+  fsyncDir(layout.workflow);
+  return out;
 }
