@@ -49,6 +49,20 @@ export const COMMANDS: CommandEntry[] = [
   ),
   c('knowledge restore', 'Undo an audit --apply from its backup', () => import('./commands/knowledge-restore.js')),
   c('load', 'Print knowledge entries by id (records consumption with a run)', () => import('./commands/load.js')),
+  c(
+    'pack list',
+    'List knowledge packs in every scope: state, trust, shadowing',
+    () => import('./commands/pack-list.js'),
+  ),
+  c('pack validate', 'Check a pack against the Agent Knowledge standard', () => import('./commands/pack-validate.js')),
+  c(
+    'pack resolve',
+    'Select minimal pack context for a query, wrapped as data',
+    () => import('./commands/pack-resolve.js'),
+  ),
+  c('pack eval', 'Run a selection-eval suite against a pack', () => import('./commands/pack-eval.js')),
+  c('pack build', 'Export active specs and knowhow as a knowledge pack', () => import('./commands/pack-build.js')),
+  c('context', 'Context for an agent prompt: specs and packs wrapped as data', () => import('./commands/context.js')),
 ];
 
 export function findCommand(words: readonly string[]): { entry: CommandEntry; rest: string[] } | null {

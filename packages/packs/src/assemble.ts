@@ -7,6 +7,8 @@ import { DATA_PREFACE, escapeAttr, neutraliseTags } from './wrap.js';
 /** One activated pack with what it may contribute. */
 export interface ContextPackInput {
   name: string;
+  /** Catalog description; counts as coverage when reporting missing terms. */
+  description?: string;
   activation: Activation;
   status: PackStatus;
   trust: PackTrust;
@@ -180,7 +182,7 @@ function specsBlock(specs: readonly ContextSpecInput[], budget: number, estimate
 function missingTerms(input: AssembleInput): string[] {
   const haystack: string[] = [];
   for (const p of input.packs) {
-    haystack.push(p.name, ...p.candidates.files.map((f) => `${f.file} ${f.text}`));
+    haystack.push(p.name, p.description ?? '', ...p.candidates.files.map((f) => `${f.file} ${f.text}`));
   }
   for (const s of input.specs) haystack.push(`${s.title} ${s.text}`);
   if (haystack.length === 0) return [];

@@ -36,6 +36,7 @@ export type {
 } from './model.js';
 export { PACK_SCOPES, PACK_STATUSES, PACK_TRUST_LEVELS, STANDARD_TYPES } from './model.js';
 export type {
+  ContextOutputData,
   PackBuildOutputData,
   PackEvalOutputData,
   PackListOutputData,
@@ -43,6 +44,7 @@ export type {
   PackValidateOutputData,
 } from './output-schemas.js';
 export {
+  ContextOutput,
   PackBuildOutput,
   PackEvalOutput,
   PackListOutput,

@@ -63,6 +63,7 @@ function packInput(a: ActivatedPack, queryTerms: readonly string[], query: strin
   const m = a.manifest;
   return {
     name: m.name,
+    description: m.description,
     activation: a.activation,
     status: m.status,
     trust: a.entry.trust.effective,
@@ -141,7 +142,14 @@ function toOutput(
     skipped: plan.skipped,
     missing: assembly.missing,
     recommendation: assembly.missing.length > 0 ? 'ask_user_or_mark_unknown' : null,
-    diagnostics: loaded.diagnostics,
+    diagnostics: [
+      ...loaded.diagnostics,
+      ...(specsBlock?.warnings ?? []).map((message) => ({
+        severity: 'warning' as const,
+        code: 'CONTEXT_SPECS_BUDGET',
+        message,
+      })),
+    ],
     record: null,
   };
 }

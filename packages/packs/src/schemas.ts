@@ -1,5 +1,6 @@
 import { PacksConfig } from './config.js';
 import {
+  ContextOutput,
   PackBuildOutput,
   PackEvalOutput,
   PackListOutput,
@@ -20,4 +21,5 @@ export const jsonSchemas = {
   'pack-resolve-output': PackResolveOutput,
   'pack-eval-output': PackEvalOutput,
   'pack-build-output': PackBuildOutput,
+  'context-output': ContextOutput,
 };

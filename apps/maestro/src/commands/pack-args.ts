@@ -1,0 +1,78 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { inputError } from '@maestro/core';
+import type { PackScopeOptions } from '@maestro/packs';
+import type { CommandContext, OptionSpec, ParsedArgs } from '../kit.js';
+
+/** Scope flags every `pack` command and `maestro context` accept. */
+export const SCOPE_OPTIONS: OptionSpec = {
+  'workspace-root': { type: 'string' },
+  'user-root': { type: 'string' },
+  'org-root': { type: 'string', multiple: true },
+  'builtin-root': { type: 'string' },
+  'trust-workspace': { type: 'boolean' },
+  pack: { type: 'string', multiple: true },
+  disable: { type: 'string', multiple: true },
+  approve: { type: 'string', multiple: true },
+  confirm: { type: 'string', multiple: true },
+};
+
+export const SCOPE_HELP: Record<string, string> = {
+  'workspace-root': 'the workspace .agents/knowledge directory (default: <project>/.agents/knowledge)',
+  'user-root': 'the user knowledge directory (default: ~/.agents/knowledge)',
+  'org-root': 'an organisation knowledge directory (repeatable; also org_roots in the user config)',
+  'builtin-root': 'a built-in knowledge directory (maestro ships none)',
+  'trust-workspace': 'trust the workspace packs (otherwise only if listed in the user config)',
+  pack: 'select a pack explicitly by name or path (repeatable; paths contain / or start with .)',
+  disable: 'never use <name> or <name>@<scope> (repeatable)',
+  approve: 'approve an untrusted workspace pack by name (repeatable; non-interactive answer)',
+  confirm: 'confirm a draft or disputed pack by name (repeatable; non-interactive answer)',
+};
+
+export function strings(args: ParsedArgs, name: string): string[] {
+  const v = args.values[name];
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string');
+}
+
+export function str(args: ParsedArgs, name: string): string | undefined {
+  const v = args.values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** `--budget n`: a positive whole number of tokens (exit 2 otherwise). */
+export function budgetOption(args: ParsedArgs, fallback: number): number {
+  const raw = str(args, 'budget');
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw inputError('USAGE', `--budget must be a positive whole number of tokens (got ${JSON.stringify(raw)})`, {
+      hint: 'for example --budget 1500',
+    });
+  }
+  return Number(raw);
+}
+
+/**
+ * Builds the scope options from flags, defaults and the user config
+ * (`$XDG_CONFIG_HOME/maestro/packs.json` or `~/.config/maestro/packs.json`).
+ */
+export async function scopeOptions(ctx: CommandContext, args: ParsedArgs): Promise<PackScopeOptions> {
+  const { defaultConfigPath, isWorkspaceTrusted, loadPacksConfig } = await import('@maestro/packs');
+  const home = ctx.env.HOME || homedir();
+  const config = loadPacksConfig(defaultConfigPath(ctx.env), ctx.env);
+  const at = (p: string | undefined) => (p === undefined ? undefined : resolve(ctx.cwd, p));
+  const workspaceRoot = at(str(args, 'workspace-root')) ?? join(ctx.root, '.agents', 'knowledge');
+  return {
+    cwd: ctx.cwd,
+    home,
+    workspaceRoot,
+    userRoot: at(str(args, 'user-root')) ?? join(home, '.agents', 'knowledge'),
+    orgRoots: [...strings(args, 'org-root').map((p) => resolve(ctx.cwd, p)), ...config.orgRoots],
+    builtinRoot: at(str(args, 'builtin-root')) ?? null,
+    workspaceTrusted:
+      args.values['trust-workspace'] === true || isWorkspaceTrusted(workspaceRoot, config.trustedWorkspaces),
+    approve: strings(args, 'approve'),
+    packs: strings(args, 'pack'),
+    disable: [...strings(args, 'disable'), ...config.disabled],
+  };
+}
