@@ -81,7 +81,7 @@ describe('bad input is exit 2 with the fix, nothing written', () => {
     const bare = tmpDir();
     const r = runMaestro(['spec', 'add', 'coding', 'T', 'c', '--workflow-root', bare]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no \.workflow\/ directory[^]*maestro init/);
+    expect(r.stderr).toMatch(/no \.workflow\/ directory[\s\S]*maestro init/);
     expect(readTree(bare)).toEqual({});
   });
   test('--json errors are one maestro-error document', () => {

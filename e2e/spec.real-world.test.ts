@@ -34,7 +34,7 @@ function expected(project: string) {
   const tags: { file: string; line: number; category: string | null }[] = [];
   for (const file of mdFiles(join(project, '.workflow/specs'))) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/<spec-entry\s[^]*?>/g)) {
+    for (const m of text.matchAll(/<spec-entry\s[\s\S]*?>/g)) {
       const line = text.slice(0, m.index).split('\n').length;
       const category = /\bcategory="([^"]*)"/.exec(m[0])?.[1] ?? null;
       tags.push({ file: relative(project, file), line, category });
