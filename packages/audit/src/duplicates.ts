@@ -5,22 +5,30 @@ import { cmp } from './finding.js';
 /**
  * Groups of active entries of one store with the same normalised title and content (the one
  * normaliser from @maestro/core; `contentHash` is sha256 of the normalised content). Members and
- * groups are sorted by id, so the first member is the lexicographically smallest.
+ * groups are sorted by id, so the first member is the lexicographically smallest. Entries are
+ * bucketed by the precomputed content hash first, so titles are normalised only on collisions.
  */
 export function exactDuplicateGroups(entries: readonly KnowledgeEntry[]): KnowledgeEntry[][] {
-  const groups = new Map<string, KnowledgeEntry[]>();
+  const byContent = new Map<string, KnowledgeEntry[]>();
   for (const e of entries) {
     if (e.status !== 'active') continue;
-    const key = `${e.store}\u0000${normalizeText(e.title)}\u0000${e.contentHash}`;
-    const g = groups.get(key);
-    if (g) {
-      // Two entries with one id are a duplicate-id problem, not a duplicate to deprecate.
-      if (!g.some((x) => x.id === e.id)) g.push(e);
-    } else groups.set(key, [e]);
+    const key = `${e.store}\u0000${e.contentHash}`;
+    const bucket = byContent.get(key);
+    if (bucket) bucket.push(e);
+    else byContent.set(key, [e]);
   }
   const out: KnowledgeEntry[][] = [];
-  for (const g of groups.values()) {
-    if (g.length > 1) out.push(g.sort((a, b) => cmp(a.id, b.id)));
+  for (const bucket of byContent.values()) {
+    if (bucket.length < 2) continue;
+    const byTitle = new Map<string, KnowledgeEntry[]>();
+    for (const e of bucket) {
+      const t = normalizeText(e.title);
+      const g = byTitle.get(t);
+      // Two entries with one id are a duplicate-id problem, not a duplicate to deprecate.
+      if (!g) byTitle.set(t, [e]);
+      else if (!g.some((x) => x.id === e.id)) g.push(e);
+    }
+    for (const g of byTitle.values()) if (g.length > 1) out.push(g.sort((a, b) => cmp(a.id, b.id)));
   }
   return out.sort((a, b) => cmp(a[0].id, b[0].id));
 }

@@ -73,7 +73,12 @@ function action(target: KnowledgeEntry, successor: KnowledgeEntry, reason: Prune
  *    deprecated toward it, skipping targets already planned and any link that would close a cycle.
  * Usage, staleness and contested confidence never produce actions.
  */
-export function planPrune(input: PlanInput, scope: AuditScope = 'all', links = analyzeLinks(input.entries)): PrunePlan {
+export function planPrune(
+  input: PlanInput,
+  scope: AuditScope = 'all',
+  links = analyzeLinks(input.entries),
+  duplicates = exactDuplicateGroups(input.entries),
+): PrunePlan {
   const broken = brokenKnowhowFiles(input.issues ?? []);
   const usable = (e: KnowledgeEntry) => inScope(scope, e.store) && notEditable(e, links, broken) === null;
   const planned = new Map<string, PruneAction>();
@@ -88,7 +93,7 @@ export function planPrune(input: PlanInput, scope: AuditScope = 'all', links = a
     if (reason && usable(target) && usable(successor)) planned.set(target.id, action(target, successor, reason));
   }
   const edges = new Map([...links.edges].map(([k, v]) => [k, new Set(v)]));
-  for (const group of exactDuplicateGroups(input.entries)) {
+  for (const group of duplicates) {
     const canonical = group.find((e) => usable(e) && !planned.has(e.id) && !edges.has(e.id));
     if (!canonical) continue;
     for (const e of group) {

@@ -1,5 +1,6 @@
 import type { Issue } from '@maestro/core';
 import type { KnowledgeEntry } from '@maestro/spec';
+import { exactDuplicateGroups } from './duplicates.js';
 import { finding, sortFindings } from './finding.js';
 import { analyzeLinks } from './links.js';
 import { brokenKnowhowFiles, flagPendingTargets, inScope, notEditable, planPrune } from './plan.js';
@@ -38,12 +39,13 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
   const scope = input.scope;
   const within = (store: string) => inScope(scope, store);
   const links = analyzeLinks(input.entries);
-  const rawPlan = planPrune({ entries: input.entries, issues: input.issues }, scope, links);
+  const duplicates = exactDuplicateGroups(input.entries);
+  const rawPlan = planPrune({ entries: input.entries, issues: input.issues }, scope, links, duplicates);
   const pipeline = input.pipeline ?? EMPTY_PIPELINE;
   const usage = usageFindings(input.entries, input.usage ?? { exposure: null, consumption: null });
   const broken = brokenKnowhowFiles(input.issues);
   const findings: Finding[] = [
-    ...linkFindings(input.entries, links, rawPlan, (e) => notEditable(e, links, broken), within),
+    ...linkFindings(input.entries, links, duplicates, rawPlan, (e) => notEditable(e, links, broken), within),
     ...entryFindings(input.entries, new Set(input.files), input.now, within, broken),
     ...staleFindings(input.entries, input.now, within),
     ...issueFindings(input.issues, within),

@@ -1,5 +1,4 @@
 import type { KnowledgeEntry } from '@maestro/spec';
-import { exactDuplicateGroups } from './duplicates.js';
 import { finding, projectPath } from './finding.js';
 import type { LinkAnalysis } from './links.js';
 import type { Finding, PrunePlan } from './schemas.js';
@@ -15,6 +14,7 @@ const APPLY = 'maestro knowledge audit --prune --apply';
 export function linkFindings(
   entries: readonly KnowledgeEntry[],
   links: LinkAnalysis,
+  duplicates: readonly KnowledgeEntry[][],
   plan: PrunePlan,
   blocked: (e: KnowledgeEntry) => string | null,
   inScope: (store: string) => boolean,
@@ -80,7 +80,7 @@ export function linkFindings(
     );
   }
   out.push(...danglingAndCycleFindings(entries, links, inScope));
-  out.push(...duplicateFindings(entries, planned, blocked, inScope));
+  out.push(...duplicateFindings(duplicates, planned, blocked, inScope));
   return out;
 }
 
@@ -160,13 +160,13 @@ function danglingAndCycleFindings(
 }
 
 function duplicateFindings(
-  entries: readonly KnowledgeEntry[],
+  groups: readonly KnowledgeEntry[][],
   planned: ReadonlyMap<string, PrunePlan['actions'][number]>,
   blocked: (e: KnowledgeEntry) => string | null,
   inScope: (store: string) => boolean,
 ): Finding[] {
   const out: Finding[] = [];
-  for (const group of exactDuplicateGroups(entries)) {
+  for (const group of groups) {
     if (!inScope(group[0].store)) continue;
     const canonicalId = group.map((e) => planned.get(e.id)).find((a) => a?.reason === 'exact-duplicate')?.successor_id;
     const canonical = group.find((e) => e.id === canonicalId) ?? group[0];
