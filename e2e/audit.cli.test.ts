@@ -24,6 +24,7 @@ interface Finding {
   priority: string;
   target: string;
   evidence: string;
+  recommended_action: string;
 }
 interface Report {
   findings: Finding[];
@@ -108,6 +109,23 @@ describe('maestro knowledge audit', () => {
     expect(audit(root, '--fail-on', 'P1').code).toBe(1);
     expect(audit(root, '--fail-on', 'P0').code).toBe(0);
     expect(audit(root, '--fail-on', 'P9').code).toBe(2);
+  });
+});
+
+describe('usage', () => {
+  it('reports exposure concentration from the search counters as observe-only, never as a prune action (scenario 52)', () => {
+    const entries = Array.from({ length: 20 }, (_, i) => tag(`S-20260101-e${String(i).padStart(2, '0')}`, `Rule ${i}`));
+    const root = tmpProject({ [SPEC]: HEAD + entries.join('\n') });
+    const hot = JSON.stringify(['S-20260101-e00', 'S-20260101-e01']);
+    writeTree(root, {
+      '.workflow/.index/search/exposure.jsonl': `${`${hot}\n`.repeat(50)}${JSON.stringify(['S-20260101-e19'])}\n`,
+    });
+    const r = report(root, '--prune');
+    const f = r.findings.find((x) => x.subtype === 'exposure-concentration');
+    expect(f).toMatchObject({ priority: 'P2', recommended_action: 'observe' });
+    expect(r.prune_plan?.actions).toEqual([]);
+    const text = maestro(root, ['knowledge', 'audit']).stdout;
+    expect(text).toMatch(/Exposure: top-10 100\.0% · Gini 0\.\d+ over 20 active entries/);
   });
 });
 

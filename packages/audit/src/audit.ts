@@ -27,8 +27,11 @@ export interface AuditKnowledgeOptions {
   runtime?: Runtime;
   /** Receipt reader and freshness check for the pending-target guard. */
   receipts?: ReceiptSource;
-  /** Exposure counters (search impressions per knowledge id); absent → not judged, noted. */
-  exposure?: (layout: WorkflowLayout) => ReadonlyMap<string, number> | null;
+  /**
+   * Reads the exposure counters (search impressions per knowledge id), e.g. @maestro/search's
+   * `readExposure`. Absent, or `counts: null` → exposure is not judged, and the report says so.
+   */
+  exposure?: (layout: WorkflowLayout) => { counts: ReadonlyMap<string, number> | null; warning?: string | null };
   /** Test-only fault injection before each action's writes. */
   beforeAction?: ApplyOptions['beforeAction'];
   lock?: LockOptions;
@@ -101,7 +104,9 @@ export function readAuditInput(
   const loaded = loadCorpusFiles(layout);
   const notes: string[] = [];
   const pipeline = readPipeline(layout, options.receipts ?? fileReceipts);
-  const exposure = options.exposure?.(layout) ?? null;
+  const read = options.exposure?.(layout);
+  const exposure = read?.counts ?? null;
+  if (read?.warning) notes.push(read.warning);
   if (!exposure) notes.push('exposure counters are not available; exposure concentration was not judged');
   const backups = listBackups(layout).backups;
   for (const b of backups) if (b.state === 'damaged') notes.push(`backup ${b.backup_id}: ${b.problem}`);

@@ -85,3 +85,17 @@ describe('pending-target guard', () => {
     expect((await run(done, { prune: true })).prune_plan?.actions[0].pending_targets).toEqual([]);
   });
 });
+
+describe('exposure counters', () => {
+  it('are read through the injected reader; a warning or their absence is noted, not fatal', async () => {
+    const root = tmpProject({ [SPEC]: UNSYNCED });
+    const none = await run(root);
+    expect(none.usage.exposure.available).toBe(false);
+    expect(none.notes).toContain('exposure counters are not available; exposure concentration was not judged');
+    const broken = await run(root, { exposure: () => ({ counts: null, warning: 'exposure.json is unreadable' }) });
+    expect(broken.notes[0]).toBe('exposure.json is unreadable');
+    const counted = await run(root, { exposure: () => ({ counts: new Map([['S-20260201-new', 3]]) }) });
+    expect(counted.usage.exposure).toMatchObject({ available: true, events: 3, entries: 2 });
+    expect(counted.notes).toEqual([]);
+  });
+});

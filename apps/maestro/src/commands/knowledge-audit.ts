@@ -54,7 +54,9 @@ export const command: CommandModule = {
       return { data: list, text: backupsText(list) };
     }
     ctx.progress('auditing the knowledge corpus…');
+    const { readExposure } = await import('@maestro/search');
     const report = await auditKnowledge(ctx.layout, {
+      exposure: readExposure,
       scope: (v.scope as AuditScope | undefined) ?? 'all',
       prune: v.prune === true,
       apply: v.apply === true,
