@@ -66,6 +66,17 @@ export function discoverPacks(roots: readonly ScopeRoot[], limits: DiscoveryLimi
   return { packs, scans, diagnostics };
 }
 
+interface Walk {
+  root: ScopeRoot;
+  realRoot: string;
+  limits: DiscoveryLimits;
+  visited: Set<string>;
+  diagnostics: DiscoveryDiagnostic[];
+  scan: ScopeScan;
+  packs: DiscoveredPack[];
+  depthSkipped: number;
+}
+
 function scanScope(root: ScopeRoot, limits: DiscoveryLimits, visited: Set<string>, diagnostics: DiscoveryDiagnostic[]) {
   const scan: ScopeScan = {
     scope: root.scope,
@@ -80,79 +91,61 @@ function scanScope(root: ScopeRoot, limits: DiscoveryLimits, visited: Set<string
   if (realRoot === null || !isDirectory(realRoot)) return { scan, packs }; // a missing scope is not an error
   scan.exists = true;
   if (visited.has(realRoot)) {
-    diagnostics.push(
-      note(
-        'info',
-        'PACK_SCOPE_DUPLICATE',
-        `${root.scope} root ${root.dir} was already scanned through another scope`,
-        root.dir,
-      ),
-    );
+    const message = `${root.scope} root ${root.dir} was already scanned through another scope`;
+    diagnostics.push(note('info', 'PACK_SCOPE_DUPLICATE', message, root.dir));
     return { scan, packs };
   }
   visited.add(realRoot);
+  const walk: Walk = { root, realRoot, limits, visited, diagnostics, scan, packs, depthSkipped: 0 };
   const stack: Frame[] = [{ abs: root.dir, real: realRoot, depth: 0 }];
-  let depthSkipped = 0;
   while (stack.length > 0) {
-    const frame = stack.pop() as Frame;
     if (scan.dirsScanned >= limits.maxDirs) {
       scan.truncated = 'dirs';
-      diagnostics.push(
-        note(
-          'warning',
-          'PACK_SCAN_DIR_LIMIT',
-          `stopped scanning ${root.scope} root ${root.dir} after ${limits.maxDirs} directories; packs further in were not discovered`,
-          root.dir,
-        ),
-      );
+      const message = `stopped scanning ${root.scope} root ${root.dir} after ${limits.maxDirs} directories; packs further in were not discovered`;
+      diagnostics.push(note('warning', 'PACK_SCAN_DIR_LIMIT', message, root.dir));
       break;
     }
     scan.dirsScanned++;
-    const entries = listDir(frame.abs, diagnostics);
-    if (entries === null) continue;
-    if (entries.some((e) => e.name === ENTRY_FILE && (e.isFile() || e.isSymbolicLink()))) {
-      packs.push(makePack(root, frame));
-      scan.packs++;
-      continue; // packs are leaves
-    }
-    const lower = entries.find((e) => e.name.toLowerCase() === 'knowledge.md');
-    if (lower) {
-      diagnostics.push(
-        note(
-          'info',
-          'PACK_ENTRY_CASE',
-          `${join(frame.abs, lower.name)} is not a pack: the entry file must be named exactly ${ENTRY_FILE}`,
-          frame.abs,
-        ),
-      );
-    }
-    const children: Frame[] = [];
-    for (const entry of entries) {
-      const child = childFrame(entry, frame, realRoot, diagnostics);
-      if (child === null) continue;
-      if (child.depth > limits.maxDepth) {
-        depthSkipped++;
-        continue;
-      }
-      if (visited.has(child.real)) continue; // loop or alias: already seen
-      visited.add(child.real);
-      children.push(child);
-    }
+    const children = visitDir(walk, stack.pop() as Frame);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]); // sorted DFS order
   }
-  if (depthSkipped > 0) {
+  if (walk.depthSkipped > 0) {
     scan.truncated ??= 'depth';
-    diagnostics.push(
-      note(
-        'warning',
-        'PACK_SCAN_DEPTH_LIMIT',
-        `depth limit ${limits.maxDepth} reached under ${root.scope} root ${root.dir}: ${depthSkipped} deeper director${depthSkipped === 1 ? 'y was' : 'ies were'} not scanned`,
-        root.dir,
-      ),
-    );
+    const n = walk.depthSkipped;
+    const message = `depth limit ${limits.maxDepth} reached under ${root.scope} root ${root.dir}: ${n} deeper director${n === 1 ? 'y was' : 'ies were'} not scanned`;
+    diagnostics.push(note('warning', 'PACK_SCAN_DEPTH_LIMIT', message, root.dir));
   }
   packs.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0));
   return { scan, packs };
+}
+
+/** One directory: a pack (a leaf, not descended) or the sub-directories to visit next. */
+function visitDir(walk: Walk, frame: Frame): Frame[] {
+  const entries = listDir(frame.abs, walk.diagnostics);
+  if (entries === null) return [];
+  if (entries.some((e) => e.name === ENTRY_FILE && (e.isFile() || e.isSymbolicLink()))) {
+    walk.packs.push(makePack(walk.root, frame));
+    walk.scan.packs++;
+    return [];
+  }
+  const lower = entries.find((e) => e.name.toLowerCase() === 'knowledge.md');
+  if (lower) {
+    const message = `${join(frame.abs, lower.name)} is not a pack: the entry file must be named exactly ${ENTRY_FILE}`;
+    walk.diagnostics.push(note('info', 'PACK_ENTRY_CASE', message, frame.abs));
+  }
+  const children: Frame[] = [];
+  for (const entry of entries) {
+    const child = childFrame(entry, frame, walk.realRoot, walk.diagnostics);
+    if (child === null) continue;
+    if (child.depth > walk.limits.maxDepth) {
+      walk.depthSkipped++;
+      continue;
+    }
+    if (walk.visited.has(child.real)) continue; // loop or alias: already seen
+    walk.visited.add(child.real);
+    children.push(child);
+  }
+  return children;
 }
 
 function childFrame(entry: Dirent, frame: Frame, realRoot: string, diagnostics: DiscoveryDiagnostic[]): Frame | null {

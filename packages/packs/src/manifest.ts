@@ -1,3 +1,4 @@
+import { type Add, fieldLine, readMaintainers, readMetadata } from './manifest-fields.js';
 import {
   PACK_GROUNDINGS,
   PACK_PROFILES,
@@ -14,7 +15,6 @@ import {
   type RuntimeMode,
   STANDARD_TYPES,
 } from './model.js';
-import { checkPackPath, describePathProblem } from './paths.js';
 
 const KNOWN_FIELDS = new Set([
   'name',
@@ -34,7 +34,6 @@ const KNOWN_FIELDS = new Set([
   'metadata',
   'compatibility',
 ]);
-const PRODUCED_BY_KINDS = new Set(['agent-skill', 'skill', 'tool', 'manual', 'import']);
 const CUSTOM_TYPE = /^custom:[a-z0-9][a-z0-9._-]*$/;
 const NAME_CHARS = /^[a-z0-9-]+$/;
 
@@ -59,16 +58,17 @@ export function readManifest(
 ): { manifest: PackManifest | null; issues: PackIssue[] } {
   const issues: PackIssue[] = [];
   const lines = ctx.yaml.split('\n');
-  const lineOf = (field: string) => fieldLine(lines, ctx.startLine, field);
-  const add = (severity: 'error' | 'warning', field: string, code: string, message: string, hint?: string) =>
-    issues.push({ severity, code, field, message, file: ctx.file, line: lineOf(field), ...(hint ? { hint } : {}) });
-  const str = (field: string, value: unknown): string | null => {
-    if (value === undefined || value === null) return null;
-    if (typeof value === 'string') return value;
-    add('error', field, 'PACK_FIELD_TYPE', `Field '${field}' must be a string`);
-    return null;
-  };
-
+  const add: Add = (severity, field, code, message, hint) =>
+    issues.push({
+      severity,
+      code,
+      field,
+      message,
+      file: ctx.file,
+      line: fieldLine(lines, ctx.startLine, field),
+      ...(hint ? { hint } : {}),
+    });
+  const str = stringReader(add);
   for (const key of Object.keys(data)) {
     if (!KNOWN_FIELDS.has(key)) {
       add(
@@ -84,9 +84,23 @@ export function readManifest(
   const description = checkDescription(str('description', data.description), add);
   const type = checkType(str('type', data.type), add);
   const status = checkEnum(str('status', data.status), 'status', PACK_STATUSES, add, true) as PackStatus | null;
-  const profileRaw = str('profile', data.profile);
-  let profile: PackProfile = 'wiki-first';
-  if (profileRaw === null) {
+  const profile = readProfile(str('profile', data.profile), add);
+  const optional = readOptional(data, str, add);
+  if (name === null || description === null || type === null || status === null) return { manifest: null, issues };
+  return { manifest: { name, description, type, status, ...profile, ...optional }, issues };
+}
+
+function stringReader(add: Add) {
+  return (field: string, value: unknown): string | null => {
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'string') return value;
+    add('error', field, 'PACK_FIELD_TYPE', `Field '${field}' must be a string`);
+    return null;
+  };
+}
+
+function readProfile(raw: string | null, add: Add): Pick<PackManifest, 'profile' | 'profileDeclared'> {
+  if (raw === null) {
     add(
       'warning',
       'profile',
@@ -94,18 +108,21 @@ export function readManifest(
       'No profile declared; read as wiki-first (v0.5 compatibility)',
       'add `profile: document-first|wiki-first|hybrid`',
     );
-  } else if ((PACK_PROFILES as readonly string[]).includes(profileRaw)) profile = profileRaw as PackProfile;
-  else
-    add(
-      'warning',
-      'profile',
-      'PACK_PROFILE_UNKNOWN',
-      `Unknown profile: ${profileRaw}. Expected one of: ${PACK_PROFILES.join(', ')}; read as wiki-first`,
-    );
-  const trust = checkEnum(str('trust', data.trust), 'trust', PACK_TRUST_LEVELS, add, false) as PackTrust | null;
-  const grounding = (checkEnum(str('grounding', data.grounding), 'grounding', PACK_GROUNDINGS, add, false) ??
-    'none') as PackGrounding;
-  const mode = readMode(data.runtime, add);
+    return { profile: 'wiki-first', profileDeclared: false };
+  }
+  if ((PACK_PROFILES as readonly string[]).includes(raw)) return { profile: raw as PackProfile, profileDeclared: true };
+  add(
+    'warning',
+    'profile',
+    'PACK_PROFILE_UNKNOWN',
+    `Unknown profile: ${raw}. Expected one of: ${PACK_PROFILES.join(', ')}; read as wiki-first`,
+  );
+  return { profile: 'wiki-first', profileDeclared: true };
+}
+
+type Optional = Omit<PackManifest, 'name' | 'description' | 'type' | 'status' | 'profile' | 'profileDeclared'>;
+
+function readOptional(data: Record<string, unknown>, str: ReturnType<typeof stringReader>, add: Add): Optional {
   const compatibility = str('compatibility', data.compatibility);
   if (compatibility !== null && [...compatibility].length > 500) {
     add(
@@ -124,33 +141,21 @@ export function readManifest(
       `Field 'updated' should be an ISO date (YYYY-MM-DD), got '${updated}'`,
     );
   }
-  const meta = readMetadata(data.metadata, add);
-  const manifest: PackManifest | null =
-    name === null || description === null || type === null || status === null
-      ? null
-      : {
-          name,
-          description,
-          type,
-          status,
-          profile,
-          profileDeclared: profileRaw !== null,
-          mode,
-          trust,
-          grounding,
-          version: str('version', data.version),
-          language: str('language', data.language),
-          license: str('license', data.license),
-          scope: str('scope', data.scope),
-          updated,
-          compatibility,
-          maintainers: readMaintainers(data.maintainers, add),
-          ...meta,
-        };
-  return { manifest, issues };
+  return {
+    mode: readMode(data.runtime, add),
+    trust: checkEnum(str('trust', data.trust), 'trust', PACK_TRUST_LEVELS, add, false) as PackTrust | null,
+    grounding: (checkEnum(str('grounding', data.grounding), 'grounding', PACK_GROUNDINGS, add, false) ??
+      'none') as PackGrounding,
+    version: str('version', data.version),
+    language: str('language', data.language),
+    license: str('license', data.license),
+    scope: str('scope', data.scope),
+    updated,
+    compatibility,
+    maintainers: readMaintainers(data.maintainers, add),
+    ...readMetadata(data.metadata, add),
+  };
 }
-
-type Add = (severity: 'error' | 'warning', field: string, code: string, message: string, hint?: string) => void;
 
 function checkName(name: string | null, ctx: ManifestContext, add: Add): string | null {
   if (name === null || name.trim() === '') {
@@ -265,95 +270,4 @@ function readMode(runtime: unknown, add: Add): RuntimeMode {
     `Unknown runtime.mode: ${String(mode)}. Expected one of: data, persona; read as data`,
   );
   return 'data';
-}
-
-function readMetadata(
-  metadata: unknown,
-  add: Add,
-): Pick<PackManifest, 'primaryDocument' | 'primaryOntology' | 'primaryAnswers' | 'producedBy'> {
-  const none = { primaryDocument: null, primaryOntology: null, primaryAnswers: null, producedBy: null };
-  if (metadata === undefined || metadata === null || metadata === '') return none;
-  if (typeof metadata !== 'object' || Array.isArray(metadata)) {
-    add('error', 'metadata', 'PACK_FIELD_TYPE', "Field 'metadata' must be a mapping");
-    return none;
-  }
-  const m = metadata as Record<string, unknown>;
-  const path = (key: string): string | null => {
-    const v = m[key];
-    if (v === undefined || v === null) return null;
-    if (typeof v !== 'string') {
-      add('error', `metadata.${key}`, 'PACK_FIELD_TYPE', `Field 'metadata.${key}' must be a string`);
-      return null;
-    }
-    const checked = checkPackPath(v);
-    if ('problem' in checked) {
-      add(
-        'error',
-        `metadata.${key}`,
-        'PACK_PATH_OUTSIDE',
-        `metadata.${key}: ${describePathProblem(checked.problem, v)}`,
-        'use a path relative to the pack root, inside it',
-      );
-      return null;
-    }
-    return v;
-  };
-  return {
-    primaryDocument: path('primaryDocument'),
-    primaryOntology: path('primaryOntology'),
-    primaryAnswers: path('primaryAnswers'),
-    producedBy: readProducedBy(m.producedBy, add),
-  };
-}
-
-function readProducedBy(value: unknown, add: Add): ProducedBy | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    add(
-      'warning',
-      'metadata.producedBy',
-      'PACK_FIELD_TYPE',
-      "Field 'metadata.producedBy' should be a mapping (kind, name, version, digest)",
-    );
-    return null;
-  }
-  const v = value as Record<string, unknown>;
-  const s = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : null);
-  const out: ProducedBy = { kind: s('kind'), name: s('name'), version: s('version'), digest: s('digest') };
-  if (out.kind !== null && !PRODUCED_BY_KINDS.has(out.kind)) {
-    add(
-      'warning',
-      'metadata.producedBy.kind',
-      'PACK_PRODUCED_BY_KIND',
-      `Unusual metadata.producedBy.kind '${out.kind}'. Expected one of: ${[...PRODUCED_BY_KINDS].join(', ')}`,
-    );
-  }
-  return out;
-}
-
-function readMaintainers(value: unknown, add: Add): string[] {
-  if (value === undefined || value === null || value === '') return [];
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value) && value.every((x) => typeof x === 'string')) return value as string[];
-  if (Array.isArray(value)) return value.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
-  add('warning', 'maintainers', 'PACK_FIELD_TYPE', "Field 'maintainers' should be a string or a list");
-  return [];
-}
-
-/** 1-based file line of `field` (`a` or `a.b`) in frontmatter YAML, or the first line if not found. */
-export function fieldLine(lines: string[], startLine: number, field: string): number {
-  const [top, ...rest] = field.split('.');
-  const topIndex = lines.findIndex((l) => new RegExp(`^${escapeRegex(top)}\\s*:`).test(l));
-  if (topIndex === -1) return startLine;
-  let index = topIndex;
-  for (const key of rest) {
-    const found = lines.findIndex((l, i) => i > index && new RegExp(`^\\s+${escapeRegex(key)}\\s*:`).test(l));
-    if (found === -1) break;
-    index = found;
-  }
-  return startLine + index;
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

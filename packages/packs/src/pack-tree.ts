@@ -29,69 +29,81 @@ export interface TreeOptions {
 export function listPackFiles(realRoot: string, options: TreeOptions): { files: PackFile[]; issues: PackIssue[] } {
   const files: PackFile[] = [];
   const issues: PackIssue[] = [];
-  const start = options.under ? join(realRoot, options.under) : realRoot;
-  const startReal = safeRealpath(start);
+  const startReal = safeRealpath(options.under ? join(realRoot, options.under) : realRoot);
   if (startReal === null) return { files, issues };
-  if (!isInside(realRoot, startReal)) {
-    issues.push(escapeLink(options.under, startReal));
-    return { files, issues };
-  }
+  if (!isInside(realRoot, startReal)) return { files, issues: [escapeLink(options.under, startReal)] };
   const visited = new Set<string>([startReal]);
-  const stack: { dir: string; rel: string; depth: number }[] = [{ dir: startReal, rel: options.under, depth: 0 }];
+  const stack: Dir[] = [{ dir: startReal, rel: options.under, depth: 0 }];
   let seen = 0;
   while (stack.length > 0) {
-    const { dir, rel, depth } = stack.pop() as { dir: string; rel: string; depth: number };
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? 1 : -1));
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
+    const at = stack.pop() as Dir;
+    for (const entry of readSorted(at.dir)) {
       if (++seen > options.maxEntries) {
-        issues.push({
-          severity: 'warning',
-          code: 'PACK_TREE_LIMIT',
-          file: rel || '.',
-          message: `stopped after ${options.maxEntries} entries; the rest of the pack was not checked`,
-        });
+        const message = `stopped after ${options.maxEntries} entries; the rest of the pack was not checked`;
+        issues.push({ severity: 'warning', code: 'PACK_TREE_LIMIT', file: at.rel || '.', message });
         return { files: files.sort(byRel), issues };
       }
       if (entry.name.startsWith('.') || options.skip?.has(entry.name)) continue;
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      const abs = join(dir, entry.name);
-      let real = abs;
-      if (entry.isSymbolicLink()) {
-        const target = safeRealpath(abs);
-        if (target === null) {
-          issues.push({
-            severity: 'error',
-            code: 'PACK_SYMLINK_BROKEN',
-            file: childRel,
-            message: `broken or looping symlink: ${childRel}`,
-          });
-          continue;
-        }
-        if (!isInside(realRoot, target)) {
-          issues.push(escapeLink(childRel, target));
-          continue;
-        }
-        real = target;
+      const rel = at.rel ? `${at.rel}/${entry.name}` : entry.name;
+      const found = inspect(realRoot, join(at.dir, entry.name), rel, entry.isSymbolicLink(), issues);
+      if (found?.kind === 'file') files.push({ rel, real: found.real, size: found.size });
+      else if (found?.kind === 'dir' && at.depth + 1 <= options.maxDepth && !visited.has(found.real)) {
+        visited.add(found.real);
+        stack.push({ dir: found.real, rel, depth: at.depth + 1 });
       }
-      let stat: ReturnType<typeof statSync>;
-      try {
-        stat = statSync(real);
-      } catch {
-        continue;
-      }
-      if (stat.isDirectory()) {
-        if (depth + 1 > options.maxDepth || visited.has(real)) continue;
-        visited.add(real);
-        stack.push({ dir: real, rel: childRel, depth: depth + 1 });
-      } else if (stat.isFile()) files.push({ rel: childRel, real, size: stat.size });
     }
   }
   return { files: files.sort(byRel), issues };
+}
+
+interface Dir {
+  dir: string;
+  rel: string;
+  depth: number;
+}
+
+/** Reverse-sorted, so popping the stack walks in sorted order. */
+function readSorted(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? 1 : -1));
+  } catch {
+    return [];
+  }
+}
+
+/** Resolves one entry; a symlink leaving the pack (or going nowhere) is a finding and null. */
+function inspect(
+  realRoot: string,
+  abs: string,
+  rel: string,
+  symlink: boolean,
+  issues: PackIssue[],
+): { kind: 'file' | 'dir'; real: string; size: number } | null {
+  let real = abs;
+  if (symlink) {
+    const target = safeRealpath(abs);
+    if (target === null) {
+      issues.push({
+        severity: 'error',
+        code: 'PACK_SYMLINK_BROKEN',
+        file: rel,
+        message: `broken or looping symlink: ${rel}`,
+      });
+      return null;
+    }
+    if (!isInside(realRoot, target)) {
+      issues.push(escapeLink(rel, target));
+      return null;
+    }
+    real = target;
+  }
+  try {
+    const stat = statSync(real);
+    if (stat.isDirectory()) return { kind: 'dir', real, size: 0 };
+    return stat.isFile() ? { kind: 'file', real, size: stat.size } : null;
+  } catch {
+    return null;
+  }
 }
 
 function byRel(a: PackFile, b: PackFile): number {

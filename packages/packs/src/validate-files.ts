@@ -2,6 +2,7 @@ import { readHead } from './frontmatter.js';
 import type { PackIssue } from './model.js';
 import type { PackFile } from './pack-tree.js';
 import { checkPackPath, describePathProblem, resolvePackPath } from './paths.js';
+import type { CompileRunRecord, ContextResolutionRecord, SourceMapFile } from './standard-schemas.js';
 import { inferRecordKind, type RecordKind, schemaFindings } from './validate-json.js';
 
 /** JSON records larger than this are reported, not parsed. */
@@ -75,77 +76,76 @@ export function checkRecords(realRoot: string, files: readonly PackFile[]): Pack
   return issues;
 }
 
-type Any = Record<string, unknown>;
-
 function recordPaths(realRoot: string, kind: RecordKind, data: unknown, file: string): PackIssue[] {
-  const d = data as Any;
   const issues: PackIssue[] = [];
-  const lexical = (ref: string, field: string) => {
-    const checked = checkPackPath(ref);
-    if ('problem' in checked) {
+  if (kind === 'source-map') sourceMapPaths(realRoot, data as SourceMapFile, file, issues);
+  else if (kind === 'context-resolution') {
+    (data as ContextResolutionRecord).activated_packs.forEach((p, i) => {
+      const refs = {
+        selected_files: p.selected_files,
+        selected_documents: p.selected_documents,
+        selected_splits: p.selected_splits,
+      };
+      for (const [key, list] of Object.entries(refs)) {
+        (list ?? []).forEach((ref, j) => {
+          lexical(ref, `activated_packs[${i}].${key}[${j}]`, file, issues);
+        });
+      }
+    });
+  } else if (kind === 'compile-run') {
+    const run = data as CompileRunRecord;
+    const refs = { outputs: run.outputs, documents: run.documents ?? [], inputs: run.inputs };
+    for (const [key, list] of Object.entries(refs)) {
+      list.forEach((o, i) => {
+        lexical(o.path, `${key}[${i}].path`, file, issues);
+      });
+    }
+  }
+  return issues;
+}
+
+/** Claims must point at an existing source inside the pack; derived targets may lag (warning). */
+function sourceMapPaths(realRoot: string, map: SourceMapFile, file: string, issues: PackIssue[]): void {
+  map.claims.forEach((claim, i) => {
+    const field = `claims[${i}].source.path`;
+    const resolved = resolvePackPath(realRoot, claim.source.path);
+    if (!resolved.ok) {
       issues.push({
         severity: 'error',
         code: 'PACK_PATH_OUTSIDE',
         file,
         field,
-        message: `${field}: ${describePathProblem(checked.problem, ref)}`,
+        message: `Claim ${claim.claim_id}: ${resolved.message}`,
       });
+    } else if (resolved.real === null) {
+      const message = `Claim ${claim.claim_id} points to missing source: ${claim.source.path}.`;
+      issues.push({ severity: 'error', code: 'PACK_MISSING_SOURCE', file, field, message });
     }
-  };
-  if (kind === 'source-map') {
-    const claims = d.claims as Any[];
-    claims.forEach((claim, i) => {
-      const source = claim.source as Any;
-      const ref = String(source.path);
-      const resolved = resolvePackPath(realRoot, ref);
-      if (!resolved.ok) {
-        issues.push({
-          severity: 'error',
-          code: 'PACK_PATH_OUTSIDE',
-          file,
-          field: `claims[${i}].source.path`,
-          message: `Claim ${String(claim.claim_id)}: ${resolved.message}`,
-        });
-      } else if (resolved.real === null) {
-        issues.push({
-          severity: 'error',
-          code: 'PACK_MISSING_SOURCE',
-          file,
-          field: `claims[${i}].source.path`,
-          message: `Claim ${String(claim.claim_id)} points to missing source: ${ref}.`,
-        });
-      }
-      ((claim.compiled_into as string[] | undefined) ?? []).forEach((p, j) => {
-        existing(realRoot, p, `claims[${i}].compiled_into[${j}]`, file, issues);
-      });
-      if (typeof claim.document === 'string') existing(realRoot, claim.document, `claims[${i}].document`, file, issues);
+    (claim.compiled_into ?? []).forEach((p, j) => {
+      existing(realRoot, p, `claims[${i}].compiled_into[${j}]`, file, issues);
     });
-    ((d.document_sections as Any[] | undefined) ?? []).forEach((s, i) => {
-      existing(realRoot, String(s.document), `document_sections[${i}].document`, file, issues);
-      ((s.compiled_into as string[] | undefined) ?? []).forEach((p, j) => {
-        existing(realRoot, p, `document_sections[${i}].compiled_into[${j}]`, file, issues);
-      });
+    if (claim.document !== undefined) existing(realRoot, claim.document, `claims[${i}].document`, file, issues);
+  });
+  (map.document_sections ?? []).forEach((s, i) => {
+    existing(realRoot, s.document, `document_sections[${i}].document`, file, issues);
+    (s.compiled_into ?? []).forEach((p, j) => {
+      existing(realRoot, p, `document_sections[${i}].compiled_into[${j}]`, file, issues);
     });
-  } else if (kind === 'context-resolution') {
-    (d.activated_packs as Any[]).forEach((p, i) => {
-      for (const key of ['selected_files', 'selected_documents', 'selected_splits']) {
-        ((p[key] as string[] | undefined) ?? []).forEach((ref, j) => {
-          lexical(ref, `activated_packs[${i}].${key}[${j}]`);
-        });
-      }
-    });
-  } else if (kind === 'compile-run') {
-    (d.outputs as Any[]).forEach((o, i) => {
-      lexical(String(o.path), `outputs[${i}].path`);
-    });
-    ((d.documents as Any[] | undefined) ?? []).forEach((o, i) => {
-      lexical(String(o.path), `documents[${i}].path`);
-    });
-    ((d.inputs as Any[] | undefined) ?? []).forEach((o, i) => {
-      lexical(String(o.path), `inputs[${i}].path`);
+  });
+}
+
+/** A reference that must be relative and stay inside the pack; it need not exist. */
+function lexical(ref: string, field: string, file: string, issues: PackIssue[]): void {
+  const checked = checkPackPath(ref);
+  if ('problem' in checked) {
+    issues.push({
+      severity: 'error',
+      code: 'PACK_PATH_OUTSIDE',
+      file,
+      field,
+      message: `${field}: ${describePathProblem(checked.problem, ref)}`,
     });
   }
-  return issues;
 }
 
 /** A reference that must stay inside the pack; a missing target is a warning (derived views may lag). */

@@ -87,7 +87,7 @@ function isDir(realRoot: string, rel: string): boolean {
 /** Profile consistency and metadata paths (the reference CLI 0.7.2 rules, plus containment). */
 function layoutFindings(realRoot: string, m: PackManifest, flagged: ReadonlySet<string | undefined>): PackIssue[] {
   const out: PackIssue[] = [];
-  const add = (severity: 'error' | 'warning', field: string, code: string, message: string) =>
+  const add: Finding = (severity, field, code, message) =>
     out.push({ severity, code, file: ENTRY_FILE, field, message });
   const checkFile = (field: string, ref: string | null, missing: 'error' | 'warning') => {
     if (ref === null) return;
@@ -98,64 +98,60 @@ function layoutFindings(realRoot: string, m: PackManifest, flagged: ReadonlySet<
   checkFile('metadata.primaryDocument', m.primaryDocument, 'warning');
   checkFile('metadata.primaryOntology', m.primaryOntology, 'error');
   checkFile('metadata.primaryAnswers', m.primaryAnswers, 'error');
+  profileFindings(realRoot, m, flagged, add);
+  derivedLayerFindings(realRoot, m, add);
+  return out;
+}
+
+type Finding = (severity: 'error' | 'warning', field: string, code: string, message: string) => void;
+
+function profileFindings(
+  realRoot: string,
+  m: PackManifest,
+  flagged: ReadonlySet<string | undefined>,
+  add: Finding,
+): void {
+  const layout = (severity: 'error' | 'warning', field: string, message: string) =>
+    add(severity, field, 'PACK_PROFILE_LAYOUT', message);
   if (m.profile === 'document-first' && m.profileDeclared) {
     if (!isDir(realRoot, 'documents'))
-      add('warning', 'profile', 'PACK_PROFILE_LAYOUT', 'document-first profile should include a documents/ directory');
-    if (m.primaryDocument === null && !flagged.has('metadata.primaryDocument'))
-      add(
-        'warning',
-        'metadata.primaryDocument',
-        'PACK_PROFILE_LAYOUT',
-        'document-first profile should declare metadata.primaryDocument',
-      );
+      layout('warning', 'profile', 'document-first profile should include a documents/ directory');
+    if (m.primaryDocument === null && !flagged.has('metadata.primaryDocument')) {
+      layout('warning', 'metadata.primaryDocument', 'document-first profile should declare metadata.primaryDocument');
+    }
   }
   if (m.profile === 'wiki-first' && m.profileDeclared && !isDir(realRoot, 'wiki') && !isDir(realRoot, 'compiled')) {
-    add(
-      'warning',
-      'profile',
-      'PACK_PROFILE_LAYOUT',
-      'wiki-first profile should include a wiki/ or compiled/ directory',
-    );
+    layout('warning', 'profile', 'wiki-first profile should include a wiki/ or compiled/ directory');
   }
   if (m.profile === 'hybrid' && m.primaryDocument === null && !isDir(realRoot, 'wiki')) {
-    add(
-      'warning',
-      'profile',
-      'PACK_PROFILE_LAYOUT',
-      'hybrid profile should declare metadata.primaryDocument or keep a wiki/ directory',
-    );
+    layout('warning', 'profile', 'hybrid profile should declare metadata.primaryDocument or keep a wiki/ directory');
   }
+}
+
+/** ontology/ and answers/ must agree with the metadata that declares them. */
+function derivedLayerFindings(realRoot: string, m: PackManifest, add: Finding): void {
+  const layout = (severity: 'error' | 'warning', field: string, message: string) =>
+    add(severity, field, 'PACK_PROFILE_LAYOUT', message);
   const hasOntology = isDir(realRoot, 'ontology');
   if (m.type === 'content-ontology' && !hasOntology)
-    add('error', 'type', 'PACK_PROFILE_LAYOUT', 'type content-ontology requires an ontology/ directory');
-  if (m.primaryOntology !== null && !hasOntology)
-    add(
+    layout('error', 'type', 'type content-ontology requires an ontology/ directory');
+  if (m.primaryOntology !== null && !hasOntology) {
+    layout(
       'warning',
       'metadata.primaryOntology',
-      'PACK_PROFILE_LAYOUT',
       `metadata.primaryOntology is declared but ontology/ is missing: ${m.primaryOntology}`,
     );
+  }
   if (hasOntology && m.primaryOntology === null)
-    add(
-      'warning',
-      'metadata.primaryOntology',
-      'PACK_PROFILE_LAYOUT',
-      'ontology-aware packs should declare metadata.primaryOntology',
-    );
+    layout('warning', 'metadata.primaryOntology', 'ontology-aware packs should declare metadata.primaryOntology');
   const hasAnswers = isDir(realRoot, 'answers');
-  if (m.primaryAnswers !== null && !hasAnswers)
-    add(
+  if (m.primaryAnswers !== null && !hasAnswers) {
+    layout(
       'warning',
       'metadata.primaryAnswers',
-      'PACK_PROFILE_LAYOUT',
       `metadata.primaryAnswers is declared but answers/ is missing: ${m.primaryAnswers}`,
     );
+  }
   if (hasAnswers && m.primaryAnswers === null)
-    add(
-      'warning',
-      'metadata.primaryAnswers',
-      'PACK_PROFILE_LAYOUT',
-      'answer-ready packs should declare metadata.primaryAnswers',
-    );
-  return out;
+    layout('warning', 'metadata.primaryAnswers', 'answer-ready packs should declare metadata.primaryAnswers');
 }
