@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { LockTimeoutError, type WorkflowLayout, withLock } from '@maestro/fs';
+import type { Corpus } from '@maestro/spec';
+import { CorruptIndexError, encodeIndex } from './codec.js';
+import { INDEX_FORMAT, TOKENIZER_REVISION } from './config.js';
+import { CORPUS_DIRS, staleReason, statDirs } from './freshness.js';
+import { type IndexManifest, MANIFEST_SCHEMA } from './manifest.js';
+import type { SearchIndex } from './model.js';
+import { readIndexData, readManifest, searchIndexDir, writeIndexFiles } from './persist.js';
+import { type PreviousIndex, updateIndex } from './update.js';
+
+export type IndexStatus = 'fresh' | 'revalidated' | 'updated' | 'built' | 'rebuilt';
+
+export interface OpenIndexOptions {
+  /** Write the updated index back (default true). False: update in memory only. */
+  persist?: boolean;
+  /** The corpus reader; defaults to `loadCorpus` from @maestro/spec (loaded only when needed). */
+  loadCorpus?: (layout: WorkflowLayout) => Corpus;
+  /** Ignore the stored index and rebuild it, reporting this reason (e.g. a damaged record found while ranking). */
+  discard?: string;
+}
+
+export interface OpenedIndex {
+  index: SearchIndex;
+  /**
+   * fresh: used as stored, corpus not parsed; revalidated: corpus parsed, nothing changed;
+   * updated: some files re-indexed; built: there was no index; rebuilt: it was unusable or from
+   * another version.
+   */
+  status: IndexStatus;
+  /** Entries tokenised by this call. */
+  reindexed: number;
+  /** False when the result could not be (or was not to be) saved. */
+  persisted: boolean;
+  /** Corpus problems recorded at build time. */
+  issues: string[];
+  /** Index problems worth telling the user (corrupt index rebuilt, could not save, ...). */
+  warnings: string[];
+}
+
+type Probe = { opened: OpenedIndex } | { prev: PreviousIndex | null; problem: string | null; rebuild: boolean };
+
+/** Reads the stored index if it is intact and fresh; otherwise says what can be reused and why not. */
+function probe(layout: WorkflowLayout, dir: string, discard: string | undefined): Probe {
+  if (discard) return { prev: null, problem: discard, rebuild: true };
+  const read = readManifest(dir);
+  if (read.kind === 'missing') return { prev: null, problem: null, rebuild: false };
+  if (read.kind === 'corrupt') return { prev: null, problem: read.reason, rebuild: true };
+  const manifest = read.manifest;
+  if (manifest.format !== INDEX_FORMAT || manifest.tokenizer !== TOKENIZER_REVISION) {
+    return { prev: null, problem: null, rebuild: true };
+  }
+  let index: SearchIndex;
+  try {
+    index = readIndexData(dir, manifest);
+  } catch (err) {
+    if (err instanceof CorruptIndexError) return { prev: null, problem: err.message, rebuild: true };
+    throw err;
+  }
+  const stale = staleReason(layout.workflow, manifest);
+  if (stale === null) {
+    return { opened: { index, status: 'fresh', reindexed: 0, persisted: true, issues: manifest.issues, warnings: [] } };
+  }
+  return { prev: { manifest, index }, problem: null, rebuild: false };
+}
+
+async function defaultLoader(layout: WorkflowLayout): Promise<Corpus> {
+  // Imported here so that a search on a fresh index never loads the parser (or yaml and zod).
+  const spec = await import('@maestro/spec');
+  return spec.loadCorpus(layout);
+}
+
+async function refresh(
+  layout: WorkflowLayout,
+  dir: string,
+  p: Exclude<Probe, { opened: OpenedIndex }>,
+  o: OpenIndexOptions,
+  persist: boolean,
+): Promise<OpenedIndex> {
+  const warnings = p.problem
+    ? [`the search index in ${dir} was unreadable (${p.problem}); rebuilt it from the corpus`]
+    : [];
+  const builtAtMs = Date.now();
+  const dirs = statDirs(layout.workflow, [...CORPUS_DIRS, ...(p.prev?.manifest.dirs.map((d) => d.path) ?? [])]);
+  const corpus = o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout);
+  const up = updateIndex(p.prev, corpus);
+  const extraDirs = up.files.map((f) => dirname(f.path)).filter((d) => !dirs.some((x) => x.path === d));
+  const buildId = up.changed || !p.prev ? randomBytes(8).toString('hex') : p.prev.manifest.build_id;
+  const data = up.changed || !p.prev ? encodeIndex(up.index, buildId) : null;
+  const manifest: IndexManifest = {
+    schema_version: MANIFEST_SCHEMA,
+    format: INDEX_FORMAT,
+    tokenizer: TOKENIZER_REVISION,
+    build_id: buildId,
+    built_at_ms: builtAtMs,
+    entries: up.index.size,
+    data_bytes: data ? data.length : p.prev!.manifest.data_bytes,
+    dirs: [...dirs, ...statDirs(layout.workflow, extraDirs)],
+    files: up.files,
+    issues: up.issues,
+  };
+  let persisted = false;
+  if (persist) {
+    try {
+      await writeIndexFiles(dir, manifest, data);
+      persisted = true;
+    } catch (err) {
+      warnings.push(`could not save the search index (${(err as Error).message}); searched from memory`);
+    }
+  }
+  const status = !p.prev ? (p.rebuild ? 'rebuilt' : 'built') : up.changed ? 'updated' : 'revalidated';
+  return { index: up.index, status, reindexed: up.reindexed, persisted, issues: up.issues, warnings };
+}
+
+/**
+ * Opens the search projection under `.workflow/.index/search/`, bringing it up to date first:
+ * fresh → used as is (one stat per corpus file, no parse); stale → the corpus is loaded once and
+ * only changed files are re-indexed; missing → built; corrupt or from another version → rebuilt
+ * with a warning. Updates are written under `index.lock`; a process that cannot get the lock in
+ * time searches an in-memory update instead of failing. The projection is never a source of
+ * truth: deleting the directory only costs a rebuild.
+ */
+export async function openSearchIndex(layout: WorkflowLayout, o: OpenIndexOptions = {}): Promise<OpenedIndex> {
+  const dir = searchIndexDir(layout);
+  const first = probe(layout, dir, o.discard);
+  if ('opened' in first) return first.opened;
+  if (o.persist === false) return refresh(layout, dir, first, o, false);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    const opened = await refresh(layout, dir, first, o, false);
+    opened.warnings.push(`cannot create ${dir} (${(err as Error).message}); searched from memory`);
+    return opened;
+  }
+  try {
+    return await withLock(
+      join(dir, 'index'),
+      async () => {
+        // Another process may have brought it up to date while this one waited.
+        const again = probe(layout, dir, o.discard);
+        return 'opened' in again ? again.opened : refresh(layout, dir, again, o, true);
+      },
+      { staleMs: 120_000 },
+    );
+  } catch (err) {
+    if (!(err instanceof LockTimeoutError)) throw err;
+    const opened = await refresh(layout, dir, first, o, false);
+    opened.warnings.push(`${err.message}; searched an in-memory update instead`);
+    return opened;
+  }
+}

@@ -1,0 +1,118 @@
+import { inputError } from '@maestro/core';
+import type { KnowledgeEntry } from '@maestro/spec';
+import { buildIndex } from './build.js';
+import { LIMITS, SELECTION } from './config.js';
+import type { RankContext, RankedHit, Ranking, RankOptions, SearchIndex } from './model.js';
+import { type ParsedQuery, parseQuery } from './query.js';
+import { scoreQuery } from './score.js';
+import { type Selected, selectResults } from './select.js';
+import { makeSnippet } from './snippet.js';
+
+export type CheckedRankOptions = RankOptions & Required<Pick<RankOptions, 'limit' | 'offset' | 'mode'>>;
+
+function bad(what: string, got: unknown, hint: string) {
+  return inputError('SEARCH_BAD_OPTION', `${what} (got ${JSON.stringify(got)})`, { hint });
+}
+
+/** Validates paging, mode and facet values; throws an input error (exit 2) naming the option. */
+export function checkRankOptions(o: RankOptions = {}): CheckedRankOptions {
+  const limit = o.limit ?? LIMITS.defaultLimit;
+  const offset = o.offset ?? 0;
+  const mode = o.mode ?? 'balanced';
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.maxLimit) {
+    throw bad(`--limit must be a whole number from 1 to ${LIMITS.maxLimit}`, o.limit, 'for example --limit 20');
+  }
+  if (!Number.isInteger(offset) || offset < 0) {
+    throw bad('--offset must be a whole number ≥ 0', o.offset, 'for example --offset 10 for the second page of 10');
+  }
+  if (mode !== 'balanced' && mode !== 'relevance') {
+    throw bad(
+      '--mode must be one of balanced, relevance',
+      o.mode,
+      'balanced diversifies the page; relevance is pure score order',
+    );
+  }
+  if (o.type !== undefined && o.type !== 'spec' && o.type !== 'knowhow') {
+    throw bad('--type must be one of spec, knowhow', o.type, 'omit --type to search both stores');
+  }
+  if (o.status !== undefined && o.status !== 'active' && o.status !== 'deprecated') {
+    throw bad(
+      '--status must be one of active, deprecated',
+      o.status,
+      'deprecated entries also appear with --include-deprecated',
+    );
+  }
+  return { ...o, limit, offset, mode };
+}
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+function toHit(index: SearchIndex, q: ParsedQuery, s: Selected, rank: number, top: number): RankedHit {
+  const doc = index.doc(s.c.doc);
+  const matched = q.terms.filter((_, i) => i < 31 && (s.c.mask & (1 << i)) !== 0);
+  const source = index.body(s.c.doc).trim() ? index.body(s.c.doc) : (doc.description ?? '');
+  const snippet = makeSnippet(
+    source,
+    matched,
+    q.phrases.map((p) => p.text),
+  );
+  return {
+    rank,
+    id: doc.id,
+    store: doc.store,
+    title: doc.title,
+    category: doc.category,
+    keywords: doc.keywords,
+    status: doc.status,
+    date: doc.date,
+    file: doc.file,
+    line: doc.line,
+    score: round4(s.c.score),
+    relevance: top > 0 ? round4(s.c.score / top) : 0,
+    selection_reason: s.reason,
+    snippet: snippet.text,
+    highlights: snippet.highlights,
+    matched_terms: matched,
+  };
+}
+
+/**
+ * Ranks an index for a query: BM25F with coverage and time decay over every entry that passes the
+ * facets and filters, a candidate pool of max(3 × (offset + limit), 40) (at most 1000, at least
+ * offset + limit), then balanced or relevance selection and the requested page. Pure: no disk,
+ * the clock and exposure counters come in `ctx`.
+ */
+export function rankIndex(
+  index: SearchIndex,
+  query: string | ParsedQuery,
+  options: RankOptions,
+  ctx: RankContext,
+): Ranking {
+  const o = checkRankOptions(options);
+  const q = typeof query === 'string' ? parseQuery(query) : query;
+  const k = o.offset + o.limit;
+  const pool = Math.max(k, Math.min(SELECTION.poolMax, Math.max(SELECTION.poolMin, SELECTION.poolFactor * k)));
+  const scored = scoreQuery(index, q, o, ctx.now, pool);
+  const selected = selectResults({
+    index,
+    candidates: scored.candidates,
+    k,
+    limit: o.limit,
+    offset: o.offset,
+    mode: o.mode,
+    exposure: o.mode === 'balanced' ? ctx.exposure : null,
+  });
+  const top = scored.candidates[0]?.score ?? 0;
+  const hits = selected.slice(o.offset, k).map((s, i) => toHit(index, q, s, o.offset + i + 1, top));
+  return { total: scored.total, hits, exploration_available: o.mode === 'balanced' && ctx.exposure !== null };
+}
+
+/** `rankIndex` over an in-memory index of `entries`: the pure API for callers that hold a corpus. */
+export function rankEntries(
+  entries: readonly KnowledgeEntry[],
+  query: string,
+  options: RankOptions,
+  ctx: RankContext,
+): Ranking {
+  return rankIndex(buildIndex(entries), query, options, ctx);
+}

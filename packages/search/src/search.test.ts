@@ -1,0 +1,97 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixedRuntime } from '@maestro/core';
+import { workflowLayout } from '@maestro/fs';
+import { readTree, tmpDir } from '@maestro/test-utils';
+import { describe, expect, it } from 'vitest';
+import { jsonLoader, jsonProject } from '../test/corpus.js';
+import { SearchOutputSchema } from './schemas.js';
+import { search } from './search.js';
+
+const runtime = fixedRuntime('2026-03-01T00:00:00Z');
+
+function setup() {
+  const root = jsonProject();
+  const layout = workflowLayout(root);
+  const loadCorpus = jsonLoader();
+  return { root, layout, run: (q: string, o = {}) => search(layout, q, { loadCorpus, ...o }, runtime) };
+}
+
+describe('search()', () => {
+  it('returns ranked results in the published shape, with canonical ids', async () => {
+    const t = setup();
+    const r = await t.run('retry backoff');
+    expect(SearchOutputSchema.parse(r)).toEqual(r);
+    expect(r.results.map((h) => h.id)).toEqual(['S-1', 'knowhow-tip-1']);
+    expect(r).toMatchObject({ total: 2, count: 2, mode: 'balanced', exposure_recorded: true });
+    expect(r.index).toMatchObject({ status: 'built', entries: 6, persisted: true });
+  });
+
+  it('is exposure only: it writes nothing but the projection and the counters', async () => {
+    const t = setup();
+    const before = readTree(t.root, (rel) => rel.startsWith('.workflow/.index'));
+    await t.run('retry');
+    await t.run('缓存', { mode: 'relevance' });
+    expect(readTree(t.root, (rel) => rel.startsWith('.workflow/.index'))).toEqual(before);
+    const log = readFileSync(join(t.layout.index, 'search/exposure.jsonl'), 'utf8');
+    expect(log).toBe('["S-1"]\n["knowhow-tip-2"]\n');
+  });
+
+  it('turns the exploration slot on only once counters exist', async () => {
+    const t = setup();
+    expect((await t.run('retry')).exploration_available).toBe(false);
+    expect((await t.run('retry')).exploration_available).toBe(true);
+    expect((await t.run('retry', { mode: 'relevance' })).exploration_available).toBe(false);
+    writeFileSync(join(t.layout.index, 'search/exposure.json'), 'garbage');
+    const r = await t.run('retry');
+    expect(r.exploration_available).toBe(false);
+    expect(r.results.map((h) => h.id)).toEqual(['S-1']);
+    expect(r.warnings.join('\n')).toMatch(/exploration slot is off/);
+  });
+
+  it('with readOnly writes nothing at all', async () => {
+    const t = setup();
+    const r = await t.run('retry', { readOnly: true });
+    expect(r).toMatchObject({ exposure_recorded: false, index: { persisted: false } });
+    expect(() => readFileSync(join(t.layout.index, 'search/manifest.json'))).toThrow();
+  });
+
+  it('with recordExposure: false keeps the index but counts nothing', async () => {
+    const t = setup();
+    const r = await t.run('retry', { recordExposure: false });
+    expect(r).toMatchObject({ exposure_recorded: false, index: { persisted: true } });
+    expect(() => readFileSync(join(t.layout.index, 'search/exposure.jsonl'))).toThrow();
+  });
+
+  it('excludes deprecated entries unless asked', async () => {
+    const t = setup();
+    expect((await t.run('retry')).results.map((h) => h.id)).toEqual(['S-1']);
+    const all = await t.run('retry', { includeDeprecated: true });
+    expect(all.results.map((h) => h.id).sort()).toEqual(['S-1', 'S-old']);
+    expect(all.filters.include_deprecated).toBe(true);
+  });
+
+  it('rebuilds a deleted index and gives the same answer', async () => {
+    const t = setup();
+    const a = await t.run('handles', { recordExposure: false });
+    rmSync(t.layout.index, { recursive: true });
+    const b = await t.run('handles', { recordExposure: false });
+    expect(b.results).toEqual(a.results);
+    expect(b.index.status).toBe('built');
+  });
+
+  it('warns about a query with no searchable words', async () => {
+    const t = setup();
+    const r = await t.run('the a of');
+    expect(r.results).toEqual([]);
+    expect(r.warnings).toContain('the query has no searchable words (stop words and one-letter words are ignored)');
+  });
+
+  it('refuses an empty query, bad options and a directory without .workflow/ (exit 2)', async () => {
+    const t = setup();
+    await expect(t.run('  ')).rejects.toMatchObject({ code: 'SEARCH_EMPTY_QUERY', exitCode: 2 });
+    await expect(t.run('x', { limit: 0 })).rejects.toMatchObject({ code: 'SEARCH_BAD_OPTION', exitCode: 2 });
+    const bare = workflowLayout(tmpDir());
+    await expect(search(bare, 'x', {}, runtime)).rejects.toMatchObject({ code: 'NO_WORKFLOW', exitCode: 2 });
+  });
+});

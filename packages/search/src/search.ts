@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { inputError, type Runtime, systemRuntime } from '@maestro/core';
+import type { WorkflowLayout } from '@maestro/fs';
+import type { EntryStatus, KnowledgeStore } from '@maestro/spec';
+import { CorruptIndexError } from './codec.js';
+import { readExposure, recordExposure } from './exposure.js';
+import type { RankedHit, Ranking, RankOptions, SearchMode } from './model.js';
+import { type IndexStatus, type OpenIndexOptions, openSearchIndex } from './open.js';
+import { parseQuery } from './query.js';
+import { checkRankOptions, rankIndex } from './rank.js';
+
+export interface SearchOptions extends RankOptions {
+  /** A hermetic probe: neither the index nor the exposure counters are written. */
+  readOnly?: boolean;
+  /** Count the returned results as shown (default true; always false with `readOnly`). */
+  recordExposure?: boolean;
+  /** Override the corpus reader (tests); see `openSearchIndex`. */
+  loadCorpus?: OpenIndexOptions['loadCorpus'];
+}
+
+export const SEARCH_RESULT_SCHEMA = 'search-result/1.0';
+
+/** What `search` returns and `maestro search --json` prints (schema `search-output`). */
+export interface SearchResult {
+  schema_version: typeof SEARCH_RESULT_SCHEMA;
+  query: string;
+  mode: SearchMode;
+  filters: {
+    type: KnowledgeStore | null;
+    category: string | null;
+    tags: string[];
+    status: EntryStatus | null;
+    include_deprecated: boolean;
+  };
+  /** Matches after facets and filters, before paging. */
+  total: number;
+  offset: number;
+  limit: number;
+  count: number;
+  results: RankedHit[];
+  exploration_available: boolean;
+  exposure_recorded: boolean;
+  index: { status: IndexStatus; entries: number; reindexed: number; persisted: boolean };
+  /** Problems worth showing (corpus issues, index rebuilt, counters unreadable, ...); never fatal. */
+  warnings: string[];
+}
+
+/**
+ * Searches the project's knowledge: opens (and if needed updates) the projection, ranks, and
+ * records the shown ids as exposure. Search is exposure only: it never records `consumed`,
+ * never writes specs or knowhow, and exposure never changes a score. Throws an input error
+ * (exit 2) for an empty query, bad options, or a directory without `.workflow/`.
+ */
+export async function search(
+  layout: WorkflowLayout,
+  query: string,
+  options: SearchOptions = {},
+  runtime: Runtime = systemRuntime,
+): Promise<SearchResult> {
+  const o = checkRankOptions(options);
+  if (!query.trim()) {
+    throw inputError('SEARCH_EMPTY_QUERY', 'the search query is empty', {
+      hint: 'pass words to look for, e.g. `maestro search "retry backoff"`; quote a phrase to match it exactly',
+    });
+  }
+  if (!existsSync(layout.workflow)) {
+    throw inputError('NO_WORKFLOW', `no .workflow/ directory in ${layout.root}`, {
+      hint: 'run `maestro init` here, or pass --workflow-root <project root>',
+    });
+  }
+  const readOnly = options.readOnly === true;
+  const openOptions: OpenIndexOptions = { persist: !readOnly, loadCorpus: options.loadCorpus };
+  let opened = await openSearchIndex(layout, openOptions);
+  const wantsExposure = o.mode === 'balanced' && o.offset === 0;
+  const exposure = wantsExposure ? readExposure(layout) : null;
+  const parsed = parseQuery(query);
+  const ctx = { now: runtime.now(), exposure: exposure?.counts ?? null };
+  let ranking: Ranking;
+  try {
+    ranking = rankIndex(opened.index, parsed, o, ctx);
+  } catch (err) {
+    // Records are decoded lazily, so damage inside one can surface only now: rebuild once.
+    if (!(err instanceof CorruptIndexError)) throw err;
+    opened = await openSearchIndex(layout, { ...openOptions, discard: err.message });
+    ranking = rankIndex(opened.index, parsed, o, ctx);
+  }
+  const warnings = [...opened.warnings, ...opened.issues];
+  if (exposure?.warning) warnings.push(exposure.warning);
+  if (parsed.terms.length === 0) {
+    warnings.push('the query has no searchable words (stop words and one-letter words are ignored)');
+  }
+  let recorded = false;
+  if (!readOnly && options.recordExposure !== false && ranking.hits.length > 0) {
+    const failed = await recordExposure(
+      layout,
+      ranking.hits.map((h) => h.id),
+    );
+    if (failed) warnings.push(failed);
+    recorded = failed === null;
+  }
+  return {
+    schema_version: SEARCH_RESULT_SCHEMA,
+    query,
+    mode: o.mode,
+    filters: {
+      type: o.type ?? null,
+      category: o.category ?? null,
+      tags: o.tags ?? [],
+      status: o.status ?? null,
+      include_deprecated: o.includeDeprecated === true || o.status === 'deprecated',
+    },
+    total: ranking.total,
+    offset: o.offset,
+    limit: o.limit,
+    count: ranking.hits.length,
+    results: ranking.hits,
+    exploration_available: ranking.exploration_available,
+    exposure_recorded: recorded,
+    index: {
+      status: opened.status,
+      entries: opened.index.size,
+      reindexed: opened.reindexed,
+      persisted: opened.persisted,
+    },
+    warnings,
+  };
+}

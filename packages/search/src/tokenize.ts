@@ -1,0 +1,127 @@
+/**
+ * The tokeniser shared by indexing, querying, phrase matching, snippets and MMR signatures.
+ *
+ * Text is NFKC-normalised and lower-cased (the same normalisation as `normalizeText` in
+ * @maestro/core) and cut into runs:
+ * - a **CJK run** (Han, Hiragana, Katakana, Hangul) is indexed as every character *and* every
+ *   adjacent pair, so a one-character query ("图") matches inside a longer word ("图谱"), and a
+ *   longer query is matched by its pairs ("认证" → 认证; "认证失败" → 认证 证失 失败);
+ * - any other **word run** (letters, digits, `_`) is split into identifier pieces — snake_case at
+ *   `_`, CamelCase at case changes (`parseJSONText` → parse json text) — plus the whole identifier
+ *   when it had several pieces, so both `json` and `parsejsontext` find it. Pieces shorter than 2
+ *   characters and English stop words are dropped; a plural `s`/`ies` is folded (tests → test).
+ * Mixed text such as `jwt认证` is two runs: `jwt` and `认证`.
+ *
+ * Field length (for BM25F length normalisation) counts words and CJK characters, not the extra
+ * pair/whole-identifier tokens, so Chinese and English text of the same size have the same length.
+ */
+
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+// `v` flag for class subtraction; built with the constructor so the ES2022 target accepts it.
+const RUN = new RegExp(`([${CJK}]+)|[[\\p{L}\\p{N}\\p{M}_]--[${CJK}]]+`, 'gv');
+const PIECE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{N}*|\p{Lu}+\p{N}*|\p{N}+|[^\p{Lu}\p{Ll}\p{N}_]+/gu;
+const SIMPLE_WORD = /^[A-Z]?[a-z0-9]+$/;
+const ASCII_ALPHA = /^[a-z]+$/;
+
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'an and are as at be by for from has have in into is it its of on or that the their then there these ' +
+    'this those to was were which with'
+  ).split(' '),
+);
+
+/** Folds a plain English plural: queries → query, tests → test; leaves -ss, -us, -is alone. */
+export function stem(piece: string): string {
+  const n = piece.length;
+  if (n < 4 || piece.charCodeAt(n - 1) !== 115 /* s */ || !ASCII_ALPHA.test(piece)) return piece;
+  if (n > 4 && piece.endsWith('ies')) return `${piece.slice(0, -3)}y`;
+  const prev = piece.charCodeAt(n - 2);
+  if (prev === 115 /* s */ || prev === 117 /* u */ || prev === 105 /* i */) return piece;
+  return piece.slice(0, -1);
+}
+
+/** Identifier pieces of one word run, lower-cased, unfiltered. */
+export function wordPieces(word: string): string[] {
+  if (SIMPLE_WORD.test(word)) return [word.toLowerCase()];
+  const out: string[] = [];
+  for (const part of word.split('_')) {
+    if (!part) continue;
+    if (SIMPLE_WORD.test(part)) out.push(part.toLowerCase());
+    else for (const m of part.matchAll(PIECE)) out.push(m[0].toLowerCase());
+  }
+  return out;
+}
+
+function keep(piece: string): boolean {
+  return piece.length >= 2 && !STOP_WORDS.has(piece);
+}
+
+/** Emits the index/query terms of one non-CJK word run. */
+function wordTerms(word: string, emit: (term: string) => void): void {
+  const pieces = wordPieces(word);
+  for (const p of pieces) if (keep(p)) emit(stem(p));
+  if (pieces.length > 1) {
+    const whole = word.toLowerCase();
+    if (whole.length >= 2) emit(whole);
+  }
+}
+
+/**
+ * Document side: calls `emit` once per term occurrence and returns the field length
+ * (words + CJK characters).
+ */
+export function analyzeDocument(text: string, emit: (term: string) => void): number {
+  if (!text) return 0;
+  let length = 0;
+  for (const m of text.normalize('NFKC').matchAll(RUN)) {
+    if (m[1] !== undefined) {
+      const chars = Array.from(m[1]);
+      length += chars.length;
+      for (let i = 0; i < chars.length; i++) {
+        emit(chars[i]);
+        if (i + 1 < chars.length) emit(chars[i] + chars[i + 1]);
+      }
+    } else {
+      length++;
+      wordTerms(m[0], emit);
+    }
+  }
+  return length;
+}
+
+/** Query side: distinct terms in first-seen order. A CJK run of 2+ characters contributes its pairs only. */
+export function queryTerms(text: string): string[] {
+  const seen = new Set<string>();
+  const emit = (t: string) => {
+    seen.add(t);
+  };
+  for (const m of text.normalize('NFKC').matchAll(RUN)) {
+    if (m[1] !== undefined) {
+      const chars = Array.from(m[1]);
+      if (chars.length === 1) emit(chars[0]);
+      for (let i = 0; i + 1 < chars.length; i++) emit(chars[i] + chars[i + 1]);
+    } else wordTerms(m[0], emit);
+  }
+  return [...seen];
+}
+
+/** Positional tokens for phrase matching: identifier pieces and single CJK characters, nothing dropped. */
+export function sequenceTokens(text: string): string[] {
+  const out: string[] = [];
+  if (!text) return out;
+  for (const m of text.normalize('NFKC').matchAll(RUN)) {
+    if (m[1] !== undefined) out.push(...Array.from(m[1]));
+    else out.push(...wordPieces(m[0]));
+  }
+  return out;
+}
+
+/** True when `needle` occurs as a contiguous run inside `hay`. */
+export function containsSequence(hay: readonly string[], needle: readonly string[]): boolean {
+  if (needle.length === 0) return true;
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,121 @@
+import { formatIssue, sha256 } from '@maestro/core';
+import type { Corpus, KnowledgeEntry } from '@maestro/spec';
+import { assembleIndex, docFromEntry, explodeIndex, type ForwardDoc, TermTable, tokenizeDoc } from './build.js';
+import { type IndexManifest, isRacy, type ManifestFile } from './manifest.js';
+import type { SearchIndex } from './model.js';
+
+export interface PreviousIndex {
+  manifest: IndexManifest;
+  index: SearchIndex;
+}
+
+export interface UpdatedIndex {
+  index: SearchIndex;
+  files: ManifestFile[];
+  issues: string[];
+  /** Entries tokenised in this update (0 when every file was reused). */
+  reindexed: number;
+  /** False when the documents are exactly the previous ones, in the same order (index.bin can stay). */
+  changed: boolean;
+}
+
+const MAX_ISSUES = 20;
+
+/** sha256 over everything the index stores for a file's entries, so equal hashes mean equal documents. */
+export function entriesHash(entries: readonly KnowledgeEntry[]): string {
+  return sha256(JSON.stringify(entries.map((e) => [docFromEntry(e), e.content])));
+}
+
+interface FilePlan {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  entries: KnowledgeEntry[];
+  hash: string;
+  /** The previous manifest record when its documents can be reused as they are. */
+  reuse: ManifestFile | null;
+}
+
+function groupByFile(corpus: Corpus): { path: string; size: number; mtimeMs: number; entries: KnowledgeEntry[] }[] {
+  const groups = new Map<string, KnowledgeEntry[]>();
+  for (const f of corpus.files) groups.set(f.path, []);
+  for (const e of corpus.entries) {
+    let g = groups.get(e.file);
+    if (!g) {
+      g = [];
+      groups.set(e.file, g);
+    }
+    g.push(e);
+  }
+  const stat = new Map(corpus.files.map((f) => [f.path, f]));
+  // Entries naming a file the loader did not stat get size -1, so they are re-checked by hash.
+  return [...groups].map(([path, entries]) => ({
+    path,
+    size: stat.get(path)?.size ?? -1,
+    mtimeMs: stat.get(path)?.mtimeMs ?? -1,
+    entries,
+  }));
+}
+
+function plan(prev: PreviousIndex | null, corpus: Corpus): FilePlan[] {
+  const old = new Map((prev?.manifest.files ?? []).map((f) => [f.path, f]));
+  const n = prev?.index.size ?? 0;
+  return groupByFile(corpus).map((g) => {
+    const o = old.get(g.path);
+    const usable = o !== undefined && o.first >= 0 && o.count >= 0 && o.first + o.count <= n;
+    const statSame =
+      usable &&
+      g.size >= 0 &&
+      o.size === g.size &&
+      o.mtime_ms === g.mtimeMs &&
+      !isRacy(o.mtime_ms, prev!.manifest.built_at_ms);
+    const hash = statSame ? o.hash : entriesHash(g.entries);
+    const reuse = usable && o.hash === hash && o.count === g.entries.length ? o : null;
+    return { ...g, hash, reuse };
+  });
+}
+
+/**
+ * Brings the index up to date with a freshly loaded corpus. A file is reused without re-tokenising
+ * when its stat is unchanged (and not racy) or, failing that, when the hash of its entries is
+ * unchanged; only the other files' entries are tokenised. The inverted index is then reassembled
+ * from the reused documents (one pass over the old postings) plus the new ones.
+ */
+export function updateIndex(prev: PreviousIndex | null, corpus: Corpus): UpdatedIndex {
+  const files = plan(prev, corpus);
+  const errors = corpus.issues.filter((i) => i.severity === 'error').map(formatIssue);
+  const issues =
+    errors.length > MAX_ISSUES ? [...errors.slice(0, MAX_ISSUES), `… and ${errors.length - MAX_ISSUES} more`] : errors;
+  let expected = 0;
+  const unchanged =
+    prev !== null &&
+    files.every((f) => {
+      const same = f.reuse !== null && f.reuse.first === expected;
+      expected += f.entries.length;
+      return same;
+    }) &&
+    expected === prev.index.size;
+  const records: ManifestFile[] = [];
+  let first = 0;
+  for (const f of files) {
+    records.push({ path: f.path, size: f.size, mtime_ms: f.mtimeMs, hash: f.hash, first, count: f.entries.length });
+    first += f.entries.length;
+  }
+  if (unchanged) return { index: prev.index, files: records, issues, reindexed: 0, changed: false };
+
+  const table = new TermTable();
+  const keep = new Uint8Array(prev?.index.size ?? 0);
+  for (const f of files) if (f.reuse) keep.fill(1, f.reuse.first, f.reuse.first + f.reuse.count);
+  const old = prev ? explodeIndex(prev.index, keep, table) : [];
+  const forward: ForwardDoc[] = [];
+  let reindexed = 0;
+  for (const f of files) {
+    if (f.reuse) {
+      for (let d = f.reuse.first; d < f.reuse.first + f.reuse.count; d++) forward.push(old[d]!);
+    } else {
+      for (const e of f.entries) forward.push(tokenizeDoc(docFromEntry(e), e.content, table));
+      reindexed += f.entries.length;
+    }
+  }
+  return { index: assembleIndex(forward, table), files: records, issues, reindexed, changed: true };
+}
