@@ -49,6 +49,7 @@ export const COMMANDS: CommandEntry[] = [
   ),
   c('knowledge restore', 'Undo an audit --apply from its backup', () => import('./commands/knowledge-restore.js')),
   c('load', 'Print knowledge entries by id (records consumption with a run)', () => import('./commands/load.js')),
+  c('search', 'Search specs and knowhow; exposure only, never consumption', () => import('./commands/search.js')),
   c(
     'pack list',
     'List knowledge packs in every scope: state, trust, shadowing',
