@@ -166,6 +166,22 @@ describe('audit --prune --apply', () => {
     expect(plan.actions[0].target_file).not.toBe(plan.actions[1].target_file);
   });
 
+  it('never edits a reused sid: it is a P0 duplicate-id finding and no action touches it', async () => {
+    const text = specFile([
+      { sid: 'S-20260101-x', title: 'Same', content: 'Same.' },
+      { sid: 'S-20260101-x', title: 'Same', content: 'Same.' },
+      { sid: 'S-20260101-y', title: 'Y', extra: 'supersedes="S-20260101-x"' },
+    ]);
+    const root = tmpProject({ [SPEC]: text });
+    const r = await apply(root);
+    expect(r.findings.filter((f) => f.priority === 'P0').map((f) => [f.subtype, f.target])).toEqual([
+      ['duplicate-id', 'S-20260101-x'],
+    ]);
+    expect(r.findings.map((f) => f.subtype)).not.toContain('exact-duplicate');
+    expect(r.prune_plan?.actions).toEqual([]);
+    expect(read(root, SPEC)).toBe(text);
+  });
+
   it('refuses a file that is not valid UTF-8 before writing anything', async () => {
     const root = tmpProject({ [SPEC]: UNSYNCED });
     const bytes = Buffer.concat([Buffer.from(UNSYNCED), Buffer.from([0xff, 0x0a])]);

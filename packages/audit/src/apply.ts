@@ -44,7 +44,38 @@ export async function applyPrunePlan(
   };
   if (!selected.length) return none;
   const edits = computeEdits(loaded, selected);
-  const now = options.runtime.now();
+  const manifest = await openBackup(layout, plan, selected, edits, options.runtime);
+  try {
+    await writeActions(layout, selected, edits, options);
+  } catch (err) {
+    await rollBack(layout, manifest, err, options.runtime);
+  }
+  const at = options.runtime.now().toISOString();
+  appendAuditLog(
+    layout,
+    selected.map((a) => applyLine(manifest, a, at)),
+  );
+  await writeManifest(layout, { ...manifest, state: 'applied', updated_at: at });
+  const backupPath = `.workflow/.trash/${manifest.backup_id}`;
+  return {
+    ...none,
+    count: selected.length,
+    audit_id: manifest.audit_id,
+    backup_id: manifest.backup_id,
+    backup_dir: backupPath,
+    applied_actions: selected.map((a) => a.id),
+  };
+}
+
+/** Claims the backup folder, copies every file to be touched into it, writes the manifest (`applying`). */
+async function openBackup(
+  layout: WorkflowLayout,
+  plan: PrunePlan,
+  selected: readonly PruneAction[],
+  edits: readonly FileEdit[],
+  runtime: Runtime,
+): Promise<AuditBackupManifest> {
+  const now = runtime.now();
   const backupId = claimBackupDir(layout, now);
   const auditId = derivedId('AUD-', [plan.plan_id, backupId]);
   const rel = (f: FileEdit) => `.workflow/${f.file}`;
@@ -59,46 +90,28 @@ export async function applyPrunePlan(
     actions: selected.map((a) => a.id),
     files: edits.map((f) => ({ path: rel(f), before_sha256: sha256(f.before), after_sha256: sha256(f.after) })),
   };
-  const dir = backupDir(layout, backupId);
-  await backupFiles(layout.root, edits.map(rel), dir, {
+  await backupFiles(layout.root, edits.map(rel), backupDir(layout, backupId), {
     createdAt: manifest.created_at,
     reason: `knowledge audit ${auditId}`,
   });
   await writeManifest(layout, manifest);
   crashPoint('audit-apply:after-backup');
-  const backupPath = `.workflow/.trash/${backupId}`;
-  try {
-    await writeActions(layout, selected, edits, options);
-  } catch (err) {
-    await rollBack(layout, manifest, err, options.runtime);
-  }
-  const at = options.runtime.now().toISOString();
-  appendAuditLog(
-    layout,
-    selected.map(
-      (a): AuditLogLine => ({
-        event: 'apply',
-        audit_id: auditId,
-        backup_id: backupId,
-        backup_path: backupPath,
-        action_id: a.id,
-        store: a.store,
-        target_id: a.target_id,
-        successor_id: a.successor_id,
-        action: a.action,
-        reason: a.reason,
-        applied_at: at,
-      }),
-    ),
-  );
-  await writeManifest(layout, { ...manifest, state: 'applied', updated_at: at });
+  return manifest;
+}
+
+function applyLine(manifest: AuditBackupManifest, a: PruneAction, at: string): AuditLogLine {
   return {
-    ...none,
-    count: selected.length,
-    audit_id: auditId,
-    backup_id: backupId,
-    backup_dir: backupPath,
-    applied_actions: selected.map((a) => a.id),
+    event: 'apply',
+    audit_id: manifest.audit_id,
+    backup_id: manifest.backup_id,
+    backup_path: `.workflow/.trash/${manifest.backup_id}`,
+    action_id: a.id,
+    store: a.store,
+    target_id: a.target_id,
+    successor_id: a.successor_id,
+    action: a.action,
+    reason: a.reason,
+    applied_at: at,
   };
 }
 

@@ -2,6 +2,11 @@ import { normalizeText } from '@maestro/core';
 import type { KnowledgeEntry } from '@maestro/spec';
 import { cmp } from './finding.js';
 
+/** @maestro/spec lists a reused sid's later copies as `<sid>~2`, `~3`...: still the same id. */
+function sameId(a: string, b: string): boolean {
+  return a.replace(/~\d+$/, '') === b.replace(/~\d+$/, '');
+}
+
 /**
  * Groups of active entries of one store with the same normalised title and content (the one
  * normaliser from @maestro/core; `contentHash` is sha256 of the normalised content). Members and
@@ -26,7 +31,7 @@ export function exactDuplicateGroups(entries: readonly KnowledgeEntry[]): Knowle
       const g = byTitle.get(t);
       // Two entries with one id are a duplicate-id problem, not a duplicate to deprecate.
       if (!g) byTitle.set(t, [e]);
-      else if (!g.some((x) => x.id === e.id)) g.push(e);
+      else if (!g.some((x) => sameId(x.id, e.id))) g.push(e);
     }
     for (const g of byTitle.values()) if (g.length > 1) out.push(g.sort((a, b) => cmp(a.id, b.id)));
   }

@@ -44,6 +44,12 @@ export function analyzeLinks(entries: readonly KnowledgeEntry[]): LinkAnalysis {
     if (seen) duplicateIds.set(e.id, [...(duplicateIds.get(e.id) ?? [seen]), e]);
     else byId.set(e.id, e);
   }
+  // @maestro/spec keeps the first copy of a reused sid and lists later ones as `<sid>~2`, `~3`...
+  for (const e of entries) {
+    const base = /^(.+)~\d+$/.exec(e.id)?.[1];
+    if (base === undefined || !byId.has(base)) continue;
+    duplicateIds.set(base, [...(duplicateIds.get(base) ?? [byId.get(base)!]), e]);
+  }
   const edges = new Map<string, Set<string>>();
   const danglingSupersededBy: LinkAnalysis['danglingSupersededBy'] = [];
   const danglingSupersedes: LinkAnalysis['danglingSupersedes'] = [];

@@ -41,7 +41,7 @@ export function notEditable(e: KnowledgeEntry, links: LinkAnalysis, broken: Read
   if (e.store === 'spec' && !e.hasSid) return `${e.id} has no sid yet (run \`maestro spec backfill-sid\`)`;
   if (e.store === 'knowhow' && broken.has(e.file)) return `${e.file} has invalid frontmatter`;
   if (links.inCycle.has(e.id)) return `${e.id} is in a supersession cycle`;
-  if (links.duplicateIds.has(e.id)) return `${e.id} is carried by more than one entry`;
+  if (links.duplicateIds.has(e.id.replace(/~\d+$/, ''))) return `${e.id} is carried by more than one entry`;
   return null;
 }
 

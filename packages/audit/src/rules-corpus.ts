@@ -61,44 +61,47 @@ export function entryFindings(
         }),
       );
     }
-    if (e.status === 'active' && e.confidence === 'contested') {
-      const since = e.conflict?.date ?? e.date;
-      const age = ageDays(since, now);
-      if (age !== null && age > CONTESTED_STALE_DAYS) {
-        out.push(
-          finding({
-            priority: 'P1',
-            store: e.store,
-            subtype: 'stale-contested',
-            target: e.id,
-            ...where(e),
-            evidence: `contested since ${since} (${Math.floor(age)} days, limit ${CONTESTED_STALE_DAYS})${e.conflict?.note ? `: ${e.conflict.note}` : ''}`,
-            recommended_action: 'review',
-          }),
-        );
-      }
-    }
+    const contested = staleContested(e, now);
+    if (contested) out.push(contested);
     // A document whose frontmatter does not parse is reported once, as invalid-frontmatter.
     if (e.store === 'knowhow' && !brokenFiles.has(e.file)) out.push(...knowhowMetadata(e));
-    if (e.store === 'spec' && e.ref) {
-      const ref = e.ref.replace(/^\.\//, '').replace(/^\.workflow\//, '');
-      if (ref.startsWith('knowhow/') && !files.has(ref)) {
-        out.push(
-          finding({
-            priority: 'P1',
-            store: 'spec',
-            subtype: 'dangling-ref',
-            target: e.id,
-            ...where(e),
-            evidence: `ref="${e.ref}" names a knowhow document that does not exist`,
-            related: [e.ref],
-            recommended_action: 'review',
-          }),
-        );
-      }
-    }
+    const ref = danglingRef(e, files);
+    if (ref) out.push(ref);
   }
   return out;
+}
+
+function staleContested(e: KnowledgeEntry, now: Date): Finding | null {
+  if (e.status !== 'active' || e.confidence !== 'contested') return null;
+  const since = e.conflict?.date ?? e.date;
+  const age = ageDays(since, now);
+  if (age === null || age <= CONTESTED_STALE_DAYS) return null;
+  return finding({
+    priority: 'P1',
+    store: e.store,
+    subtype: 'stale-contested',
+    target: e.id,
+    ...where(e),
+    evidence: `contested since ${since} (${Math.floor(age)} days, limit ${CONTESTED_STALE_DAYS})${e.conflict?.note ? `: ${e.conflict.note}` : ''}`,
+    recommended_action: 'review',
+  });
+}
+
+/** A spec `ref` to a knowhow document that is not in the corpus. */
+function danglingRef(e: KnowledgeEntry, files: ReadonlySet<string>): Finding | null {
+  if (e.store !== 'spec' || !e.ref) return null;
+  const ref = e.ref.replace(/^\.\//, '').replace(/^\.workflow\//, '');
+  if (!ref.startsWith('knowhow/') || files.has(ref)) return null;
+  return finding({
+    priority: 'P1',
+    store: 'spec',
+    subtype: 'dangling-ref',
+    target: e.id,
+    ...where(e),
+    evidence: `ref="${e.ref}" names a knowhow document that does not exist`,
+    related: [e.ref],
+    recommended_action: 'review',
+  });
 }
 
 function knowhowMetadata(e: KnowledgeEntry): Finding[] {
@@ -158,6 +161,7 @@ export function staleFindings(
 export function issueFindings(issues: readonly Issue[], inScope: (s: string) => boolean): Finding[] {
   const out: Finding[] = [];
   for (const i of issues) {
+    if (i.code === 'DUPLICATE_ID') continue; // reported as the P0 duplicate-id finding
     const file = i.file.replace(/^\.\//, '');
     const rel = file.replace(/^\.workflow\//, '');
     const store = rel.startsWith('knowhow/') ? 'knowhow' : rel.startsWith('specs/') ? 'spec' : null;

@@ -1,6 +1,6 @@
 import type { KnowledgeEntry } from '@maestro/spec';
 import { finding, projectPath } from './finding.js';
-import type { LinkAnalysis } from './links.js';
+import type { LinkAnalysis, SupersessionLink } from './links.js';
 import type { Finding, PrunePlan } from './schemas.js';
 
 const where = (e: KnowledgeEntry) => ({ file: projectPath(e.file), line: e.line });
@@ -21,49 +21,94 @@ export function linkFindings(
 ): Finding[] {
   const planned = new Map(plan.actions.map((a) => [a.target_id, a]));
   const out: Finding[] = [];
-  const why = (...es: KnowledgeEntry[]) =>
-    es
-      .map(blocked)
-      .filter((r): r is string => r !== null)
-      .map((r) => `; not planned: ${r}`)
-      .join('');
-  for (const { target, successor, forward, backward } of links.links) {
-    if (!inScope(target.store)) continue;
-    const act = planned.get(target.id);
-    if (target.status === 'active') {
-      const side = forward ? `its superseded-by names ${successor.id}` : `${successor.id} lists it in supersedes`;
+  for (const link of links.links) {
+    if (!inScope(link.target.store)) continue;
+    const f = supersessionFinding(link, planned.has(link.target.id), blocked);
+    if (f) out.push(f);
+  }
+  out.push(...danglingFindings(links, inScope), ...cycleFindings(entries, links, inScope));
+  out.push(...duplicateIdFindings(links, inScope));
+  out.push(...duplicateFindings(duplicates, planned, blocked, inScope));
+  return out;
+}
+
+/** `unsynchronized-supersession` for an active target, `one-sided-link` for a half-written one. */
+function supersessionFinding(
+  { target, successor, forward, backward }: SupersessionLink,
+  planned: boolean,
+  blocked: (e: KnowledgeEntry) => string | null,
+): Finding | null {
+  const reasons = [blocked(target), blocked(successor)].filter((r): r is string => r !== null);
+  const why = planned ? '' : reasons.map((r) => `; not planned: ${r}`).join('');
+  const common = {
+    priority: 'P1' as const,
+    store: target.store,
+    target: target.id,
+    ...where(target),
+    related: [successor.id],
+    recommended_action: planned ? ('deprecate' as const) : ('review' as const),
+    command: planned ? APPLY : null,
+  };
+  if (target.status === 'active') {
+    const side = forward ? `its superseded-by names ${successor.id}` : `${successor.id} lists it in supersedes`;
+    return finding({
+      ...common,
+      subtype: 'unsynchronized-supersession',
+      evidence: `${target.id} is still active although ${side}${why}`,
+    });
+  }
+  if (forward && backward) return null;
+  const missing = forward
+    ? `${successor.id} does not list ${target.id} in supersedes`
+    : `${target.id} has no superseded-by="${successor.id}"`;
+  return finding({
+    ...common,
+    subtype: 'one-sided-link',
+    evidence: `the supersession ${target.id} → ${successor.id} is written on one side only: ${missing}${why}`,
+  });
+}
+
+function danglingFindings(links: LinkAnalysis, inScope: (store: string) => boolean): Finding[] {
+  const out: Finding[] = [];
+  const sides = [
+    [
+      'dangling-superseded-by',
+      links.danglingSupersededBy,
+      (id: string, m: string) => `${id} has superseded-by="${m}", but no entry ${m} exists`,
+    ],
+    [
+      'dangling-supersedes',
+      links.danglingSupersedes,
+      (id: string, m: string) => `${id} supersedes ${m}, but no entry ${m} exists`,
+    ],
+  ] as const;
+  for (const [subtype, list, say] of sides) {
+    for (const { entry, missing } of list) {
+      if (!inScope(entry.store)) continue;
       out.push(
         finding({
-          priority: 'P1',
-          store: target.store,
-          subtype: 'unsynchronized-supersession',
-          target: target.id,
-          ...where(target),
-          evidence: `${target.id} is still active although ${side}${act ? '' : why(target, successor)}`,
-          related: [successor.id],
-          recommended_action: act ? 'deprecate' : 'review',
-          command: act ? APPLY : null,
-        }),
-      );
-    } else if (!(forward && backward)) {
-      const missing = forward
-        ? `${successor.id} does not list ${target.id} in supersedes`
-        : `${target.id} has no superseded-by="${successor.id}"`;
-      out.push(
-        finding({
-          priority: 'P1',
-          store: target.store,
-          subtype: 'one-sided-link',
-          target: target.id,
-          ...where(target),
-          evidence: `the supersession ${target.id} → ${successor.id} is written on one side only: ${missing}${act ? '' : why(target, successor)}`,
-          related: [successor.id],
-          recommended_action: act ? 'deprecate' : 'review',
-          command: act ? APPLY : null,
+          priority: 'P0',
+          store: entry.store,
+          subtype,
+          target: entry.id,
+          ...where(entry),
+          evidence: say(entry.id, missing),
+          related: [missing],
+          recommended_action: 'review',
+          key: [missing],
         }),
       );
     }
   }
+  return out;
+}
+
+function cycleFindings(
+  entries: readonly KnowledgeEntry[],
+  links: LinkAnalysis,
+  inScope: (store: string) => boolean,
+): Finding[] {
+  const out: Finding[] = [];
   for (const { entry, successors } of links.ambiguous) {
     if (!inScope(entry.store)) continue;
     out.push(
@@ -76,49 +121,6 @@ export function linkFindings(
         evidence: `${entry.id} is claimed as superseded by ${successors.length} entries: ${successors.join(', ')}`,
         related: successors,
         recommended_action: 'review',
-      }),
-    );
-  }
-  out.push(...danglingAndCycleFindings(entries, links, inScope));
-  out.push(...duplicateFindings(duplicates, planned, blocked, inScope));
-  return out;
-}
-
-function danglingAndCycleFindings(
-  entries: readonly KnowledgeEntry[],
-  links: LinkAnalysis,
-  inScope: (store: string) => boolean,
-): Finding[] {
-  const out: Finding[] = [];
-  for (const { entry, missing } of links.danglingSupersededBy) {
-    if (!inScope(entry.store)) continue;
-    out.push(
-      finding({
-        priority: 'P0',
-        store: entry.store,
-        subtype: 'dangling-superseded-by',
-        target: entry.id,
-        ...where(entry),
-        evidence: `${entry.id} has superseded-by="${missing}", but no entry ${missing} exists`,
-        related: [missing],
-        recommended_action: 'review',
-        key: [missing],
-      }),
-    );
-  }
-  for (const { entry, missing } of links.danglingSupersedes) {
-    if (!inScope(entry.store)) continue;
-    out.push(
-      finding({
-        priority: 'P0',
-        store: entry.store,
-        subtype: 'dangling-supersedes',
-        target: entry.id,
-        ...where(entry),
-        evidence: `${entry.id} supersedes ${missing}, but no entry ${missing} exists`,
-        related: [missing],
-        recommended_action: 'review',
-        key: [missing],
       }),
     );
   }
@@ -142,6 +144,12 @@ function danglingAndCycleFindings(
       }),
     );
   }
+  return out;
+}
+
+/** Two entries with one id: edits by id would be ambiguous, so a person must fix it first. */
+function duplicateIdFindings(links: LinkAnalysis, inScope: (store: string) => boolean): Finding[] {
+  const out: Finding[] = [];
   for (const [id, same] of [...links.duplicateIds].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (!inScope(same[0].store)) continue;
     out.push(
