@@ -108,14 +108,16 @@ describe('audit --prune --apply', () => {
     expect((await run(root, { prune: true })).prune_plan?.actions).toEqual([]);
   });
 
-  it('keeps CRLF line endings and actually writes the change (scenario 49)', async () => {
-    const crlf = specFile(
-      [
-        { sid: 'S-20260101-old', title: 'Old' },
-        { sid: 'S-20260101-new', title: 'New', extra: 'supersedes="S-20260101-old"' },
-      ],
-      '\r\n',
-    );
+  it('keeps the BOM and CRLF line endings and actually writes the change (scenario 49)', async () => {
+    const crlf =
+      '\uFEFF' +
+      specFile(
+        [
+          { sid: 'S-20260101-old', title: 'Old' },
+          { sid: 'S-20260101-new', title: 'New', extra: 'supersedes="S-20260101-old"' },
+        ],
+        '\r\n',
+      );
     const root = tmpProject({ [SPEC]: crlf });
     await apply(root);
     const after = read(root, SPEC);
@@ -123,6 +125,7 @@ describe('audit --prune --apply', () => {
     expect(after).toContain('status="deprecated"');
     expect(after.replace(/\r\n/g, '')).not.toContain('\n');
     expect(after.split('\r\n').length).toBe(crlf.split('\r\n').length);
+    expect(readFileSync(join(root, SPEC)).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
   });
 
   it('appends to an existing audit log and never rewrites it', async () => {
