@@ -63,6 +63,7 @@ export const COMMANDS: CommandEntry[] = [
   ),
   c('pack eval', 'Run a selection-eval suite against a pack', () => import('./commands/pack-eval.js')),
   c('pack build', 'Export active specs and knowhow as a knowledge pack', () => import('./commands/pack-build.js')),
+  c('context', 'Context for an agent prompt: specs and packs wrapped as data', () => import('./commands/context.js')),
 ];
 
 export function findCommand(words: readonly string[]): { entry: CommandEntry; rest: string[] } | null {

@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { inputError } from '@maestro/core';
+import type { ContextOutputData, ContextSpecInput } from '@maestro/packs';
+import type { Corpus } from '@maestro/spec';
+import type { CommandContext, CommandModule } from '../kit.js';
+import { budgetOption, SCOPE_HELP, SCOPE_OPTIONS, scopeOptions, str, strings } from './pack-args.js';
+import { resolveWarnings, resolveWithAnswers } from './pack-resolve.js';
+
+const usage = 'maestro context <prompt> [--budget n] [--session S --run R] [--json]';
+/** Search hits considered per prompt; the budget decides how many are included. */
+const SPEC_CANDIDATES = 8;
+
+/**
+ * Relevant active specs through search (deprecated never), read from one corpus load shared with
+ * the search index refresh. Search records no exposure here: only what is finally included is
+ * counted, by the caller. A directory without `.workflow/` simply has no specs.
+ */
+async function relevantSpecs(
+  ctx: CommandContext,
+  prompt: string,
+): Promise<{ specs: ContextSpecInput[]; warnings: string[] }> {
+  if (!existsSync(ctx.layout.workflow)) return { specs: [], warnings: [] };
+  const [{ search }, { loadCorpus }] = await Promise.all([import('@maestro/search'), import('@maestro/spec')]);
+  let corpus: Corpus | null = null;
+  const load = (layout: typeof ctx.layout) => {
+    corpus ??= loadCorpus(layout);
+    return corpus;
+  };
+  const result = await search(
+    ctx.layout,
+    prompt,
+    { limit: SPEC_CANDIDATES, recordExposure: false, loadCorpus: load },
+    ctx.runtime,
+  );
+  const byId = result.results.length > 0 ? load(ctx.layout).byId : new Map();
+  const specs = result.results.flatMap((hit) => {
+    const e = byId.get(hit.id);
+    return e && e.status === 'active'
+      ? [
+          {
+            id: e.id,
+            title: e.title,
+            category: e.category ?? (e.store === 'knowhow' ? 'knowhow' : null),
+            text: e.content,
+          },
+        ]
+      : [];
+  });
+  return { specs, warnings: result.warnings };
+}
+
+export const command: CommandModule = {
+  usage,
+  summary: 'Context for an agent prompt: relevant specs and matching packs, wrapped as data (exposure only)',
+  options: { budget: { type: 'string' }, session: { type: 'string' }, run: { type: 'string' }, ...SCOPE_OPTIONS },
+  optionHelp: {
+    budget: 'hard token budget for everything printed, wrappers included (default 2000)',
+    session: 'with --run: the session the agent works in (attribution only; nothing is recorded on it)',
+    run: 'with --session: the running run (context never records consumption; use `maestro load` for that)',
+    ...SCOPE_HELP,
+  },
+  examples: [
+    'maestro context "How do we store timestamps?"',
+    'maestro context "$PROMPT" --budget 1200 --session 20260101-auth --run 20260101-001-plan --json',
+  ],
+  async run(ctx, args) {
+    const prompt = args.positionals.join(' ').trim();
+    if (!prompt) throw inputError('USAGE', 'missing <prompt>', { hint: `usage: ${usage}` });
+    const session = str(args, 'session');
+    const run = str(args, 'run');
+    if ((session === undefined) !== (run === undefined)) {
+      throw inputError('USAGE', 'pass --session and --run together, or neither', { hint: `usage: ${usage}` });
+    }
+    if (session !== undefined && run !== undefined) {
+      const { readRun } = await import('@maestro/ledger');
+      readRun(ctx.layout, session, run); // unknown session or run: exit 2 naming it
+    }
+    const { DEFAULT_BUDGET } = await import('@maestro/packs');
+    const { specs, warnings } = await relevantSpecs(ctx, prompt);
+    const scopes = await scopeOptions(ctx, args);
+    const resolution = await resolveWithAnswers(
+      ctx,
+      {
+        ...scopes,
+        query: prompt,
+        budget: budgetOption(args, DEFAULT_BUDGET),
+        confirm: strings(args, 'confirm'),
+        specs,
+      },
+      false,
+    );
+    const included = resolution.output.specs.map((s) => s.id);
+    let exposureRecorded = false;
+    if (included.length > 0) {
+      const { recordExposure } = await import('@maestro/search');
+      const failed = await recordExposure(ctx.layout, included);
+      if (failed) warnings.push(failed);
+      exposureRecorded = failed === null;
+    }
+    const data: ContextOutputData = {
+      ...resolution.output,
+      session_id: session ?? null,
+      run_id: run ?? null,
+      exposure_recorded: exposureRecorded,
+    };
+    return { data, text: data.context, warnings: [...warnings, ...resolveWarnings(data)] };
+  },
+};
