@@ -66,7 +66,16 @@ describe('restoreBackup', () => {
     expect((await restoreBackup(layout, id, { runtime })).changed_since_apply).toEqual([SPEC]);
   });
 
-  it('unknown, malformed and rolled-back backups are exit 2', async () => {
+  it('refuses a backup whose copy of a file is gone, restoring nothing', async () => {
+    const { root, layout, id } = await applied({ [SPEC]: UNSYNCED });
+    rmSync(join(root, '.workflow/.trash', id, SPEC));
+    const before = readTree(root);
+    const err = await restoreBackup(layout, id, { runtime }).catch((e: unknown) => e);
+    expect(isMaestroError(err) && [err.code, err.exitCode]).toEqual(['BACKUP_INCOMPLETE', 2]);
+    expect(readTree(root)).toEqual(before);
+  });
+
+  it('unknown and malformed backups are exit 2', async () => {
     const { root, layout } = await applied({ [SPEC]: UNSYNCED });
     for (const bad of ['knowledge-audit-nope', '../x', 'knowledge-audit-a/../../b']) {
       const err = await restoreBackup(layout, bad, { runtime }).catch((e: unknown) => e);
@@ -76,6 +85,19 @@ describe('restoreBackup', () => {
     const err = await restoreBackup(layout, 'knowledge-audit-broken', { runtime }).catch((e: unknown) => e);
     expect(isMaestroError(err) && err.code).toBe('BACKUP_MANIFEST_INVALID');
     expect(listBackups(layout).backups.map((b) => b.state)).toEqual(['applied', 'damaged']);
+  });
+
+  it('a rolled-back apply has nothing to restore', async () => {
+    const root = tmpProject({ [SPEC]: UNSYNCED });
+    const layout = workflowLayout(root);
+    const failing = () => {
+      throw new Error('fault');
+    };
+    await auditKnowledge(layout, { runtime, prune: true, apply: true, beforeAction: failing }).catch(() => null);
+    const [b] = listBackups(layout).backups;
+    expect(b.state).toBe('rolled-back');
+    const err = await restoreBackup(layout, b.backup_id, { runtime }).catch((e: unknown) => e);
+    expect(isMaestroError(err) && [err.code, err.exitCode]).toEqual(['BACKUP_ROLLED_BACK', 2]);
   });
 
   it('changedSinceApply accepts the original bytes only for an apply that never finished', () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError, type Runtime } from '@maestro/core';
 import { type LockOptions, restoreFiles, type WorkflowLayout, withCorpusLock, withLocks } from '@maestro/fs';
@@ -55,6 +56,12 @@ export async function restoreBackup(
         );
       }
       const paths = manifest.files.map((f) => f.path);
+      const missing = paths.filter((p) => !existsSync(join(backupDir(layout, backupId), p)));
+      if (missing.length) {
+        throw inputError('BACKUP_INCOMPLETE', `${backupId} is missing its copy of ${missing.join(', ')}`, {
+          hint: `look in .workflow/.trash/${backupId}/; nothing was restored`,
+        });
+      }
       const current = new Map(paths.map((p) => [p, fileSha(join(layout.root, p))]));
       const changed = changedSinceApply(manifest, current);
       const result: RestoreResult = {
