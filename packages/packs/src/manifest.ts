@@ -10,7 +10,6 @@ import {
   type PackProfile,
   type PackStatus,
   type PackTrust,
-  type ProducedBy,
   RUNTIME_MODES,
   type RuntimeMode,
   STANDARD_TYPES,
