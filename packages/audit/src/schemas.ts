@@ -111,7 +111,7 @@ export const AuditReportSchema = z
       sessions: z.number().int(),
       runs: z.number().int(),
       ledgers: z.number().int(),
-      receipts: z.number().int(),
+      receipts: z.number().int().describe('receipts read for the pending-target guard (runs with pending candidates)'),
       invalid_files: z.number().int(),
       pending_observed: z.number().int(),
       pending_corroborated: z.number().int(),
