@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError, type Runtime, systemRuntime } from '@maestro/core';
-import { type LockOptions, recoverCommit, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
-import { type LoadedCorpus, loadCorpusFiles } from '@maestro/spec';
+import { type LockOptions, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
+import { type LoadedCorpus, loadCorpusFiles, recoverSpecEdit } from '@maestro/spec';
 import { type ApplyOptions, applyPrunePlan } from './apply.js';
 import { listBackups } from './backups.js';
 import { readPipeline } from './read-pipeline.js';
@@ -10,12 +10,6 @@ import { fileReceipts, type ReceiptSource } from './receipts.js';
 import { type AuditInput, buildAudit } from './report.js';
 import { type CodeRef, codePathsToCheck } from './rules-corpus.js';
 import { AUDIT_SCOPES, type AuditReport, type AuditScope } from './schemas.js';
-
-/**
- * @maestro/spec journals multi-file corpus edits here and rolls them forward on its next write.
- * An apply rolls it forward first (under the same lock) so it never plans against half an edit.
- */
-const SPEC_INTENT_FILE = '.spec-commit.intent.json';
 
 export interface AuditKnowledgeOptions {
   scope?: AuditScope;
@@ -81,7 +75,8 @@ export async function auditKnowledge(
   return withCorpusLock(
     layout,
     async () => {
-      await recoverCommit(layout.workflow, join(layout.workflow, SPEC_INTENT_FILE));
+      // Finish a half-done multi-file spec edit first, so the plan never sees half an edit.
+      await recoverSpecEdit(layout);
       const { input, loaded } = readAuditInput(layout, options, runtime);
       const report = buildAudit(input, { prune: true });
       const applied = await applyPrunePlan(layout, loaded, report.prune_plan!, {
