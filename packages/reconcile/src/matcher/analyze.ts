@@ -1,0 +1,313 @@
+import { extractNumbers, extractPaths, type NumberFact } from './extract.js';
+import { lexicon } from './lexicon.js';
+import { segment, type Unit } from './segment.js';
+
+export type Stance = 'pos' | 'neg';
+
+/** One directive-sized piece of a text: its topic terms, chosen objects, numbers and stance. */
+export interface Clause {
+  terms: Map<string, number>;
+  /** Terms with members of an alternative set folded onto the set (`alt:js-logger`). */
+  slot: Map<string, number>;
+  /** Alternative set → the members this clause names. */
+  members: Map<string, Set<string>>;
+  /** Terms in the object position of a choice verb (use X). */
+  objects: Set<string>;
+  numbers: NumberFact[];
+  stance: Stance | null;
+}
+
+export interface TextFeatures {
+  terms: Map<string, number>;
+  slot: Map<string, number>;
+  clauses: Clause[];
+  /** `env:production`, `layer:frontend`, `named:<term>`, `path:src/api`. */
+  scopes: Set<string>;
+  /** The text announces a replacement (instead of, no longer, 不再, 改用). */
+  supersede: boolean;
+  /** Term → how it was written, for evidence strings. */
+  display: Map<string, string>;
+  /** The first specific term: usually what the rule is about ("migrations", "tests"). */
+  head: string | null;
+}
+
+const W_GENERIC = 0.35;
+const W_CONCEPT = 1;
+const W_ALT = 1.2;
+const W_WORD = 1;
+const W_BIGRAM = 0.5;
+const W_HANCHAR = 0.4;
+const W_DIM = 0.5;
+
+const SENTENCE = /[;!?。；！？\n]+|\.(?=\s|$)|\s[-–—]\s/;
+const CONJ = new Set(['and', 'but', 'or', 'then', '并且', '且', '但', '并', '同时', '而且', '但是', '然后']);
+const TAIL_END = new Set(['with', 'by', 'to', 'for', '为', '成']);
+const DETERMINERS = new Set([
+  'the',
+  'a',
+  'an',
+  'all',
+  'every',
+  'each',
+  'any',
+  'your',
+  'our',
+  'its',
+  'this',
+  'these',
+  'those',
+]);
+/** Words that introduce a named scope: "in the admin app", "for our billing service", "在用户服务中". */
+const SCOPE_LEAD = new Set(['the', 'this', 'our', 'in', 'for', 'of', 'within', 'inside', 'across', 'on', '在', '对']);
+
+function leadsScope(units: Unit[], at: number): boolean {
+  const prev = units[at - 1];
+  return prev?.kind === 'lex' && SCOPE_LEAD.has(prev.surface);
+}
+
+/** An English clause that opens with a word followed by a determiner is a command: "Mock the database". */
+function opensCommand(units: Unit[], at: number): boolean {
+  const next = units[at + 1];
+  return next?.kind === 'lex' && next.entry.stop === true && DETERMINERS.has(next.surface);
+}
+
+/** NFKC, lower case, contractions spelled out, quote characters turned into spaces. */
+export function prepare(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\bcan['’]t\b/g, 'cannot')
+    .replace(/\bwon['’]t\b/g, 'will not')
+    .replace(/\bshan['’]t\b/g, 'shall not')
+    .replace(/n['’]t\b/g, ' not')
+    .replace(/["'“”‘’`「」『』]/g, ' ');
+}
+
+export function analyzeText(text: string): TextFeatures {
+  const features: TextFeatures = {
+    terms: new Map(),
+    slot: new Map(),
+    clauses: [],
+    scopes: new Set(),
+    supersede: false,
+    display: new Map(),
+    head: null,
+  };
+  const numbers: Omit<NumberFact, 'bound'>[] = [];
+  for (const sentence of prepare(text).split(SENTENCE)) {
+    if (!sentence?.trim()) continue;
+    const withNumbers = extractNumbers(extractPaths(sentence, features.scopes), numbers);
+    const fragments = withNumbers.split(/[,，]/).map(segment);
+    for (const units of mergeFragments(fragments)) buildClauses(units, numbers, features);
+  }
+  for (const clause of features.clauses) {
+    for (const [t, w] of clause.terms) features.terms.set(t, Math.max(w, features.terms.get(t) ?? 0));
+    for (const [t, w] of clause.slot) features.slot.set(t, Math.max(w, features.slot.get(t) ?? 0));
+  }
+  return features;
+}
+
+const HAN_START = /^\p{Script=Han}/u;
+
+/** A Chinese verb of command or choice anywhere in the clause: topic-comment order puts it mid-sentence. */
+function hanVerb(u: Unit): boolean {
+  return (
+    u.kind === 'lex' && !u.entry.stop && Boolean(u.entry.imperative || u.entry.choice) && HAN_START.test(u.surface)
+  );
+}
+
+function directive(units: Unit[]): boolean {
+  const first = units.find((u) => !(u.kind === 'lex' && u.entry.stop));
+  if (first?.kind === 'lex' && (first.entry.imperative || first.entry.negTail)) return true;
+  return units.some((u) => (u.kind === 'lex' && (u.entry.stance !== undefined || u.entry.negTail)) || hanVerb(u));
+}
+
+/**
+ * Comma fragments that carry no directive of their own ("In production," / "readable and
+ * tested") belong to a neighbour: lead-ins to the next fragment, tails to the previous one.
+ */
+function mergeFragments(fragments: Unit[][]): Unit[][] {
+  const out: Unit[][] = [];
+  let pending: Unit[] = [];
+  for (const units of fragments) {
+    if (units.length === 0) continue;
+    if (directive(units)) {
+      out.push([...pending, ...units]);
+      pending = [];
+    } else pending.push(...units);
+  }
+  if (pending.length) {
+    if (out.length) out[out.length - 1].push(...pending);
+    else out.push(pending);
+  }
+  return out;
+}
+
+interface Builder {
+  clause: Clause;
+  stances: { pol: Stance; at: number }[];
+  bounds: { dir: 'max' | 'min'; at: number }[];
+  nums: { fact: Omit<NumberFact, 'bound'>; at: number }[];
+  flips: number;
+  imperative: boolean;
+  hanVerb: boolean;
+  forced: Stance | null;
+  started: boolean;
+  choicePending: number;
+  lastTerm: { terms: string[]; scopeable: boolean } | null;
+}
+
+function newBuilder(forced: Stance | null = null): Builder {
+  return {
+    clause: { terms: new Map(), slot: new Map(), members: new Map(), objects: new Set(), numbers: [], stance: null },
+    stances: [],
+    bounds: [],
+    nums: [],
+    flips: 0,
+    imperative: false,
+    hanVerb: false,
+    forced,
+    started: false,
+    choicePending: 0,
+    lastTerm: null,
+  };
+}
+
+function addTerm(b: Builder, f: TextFeatures, term: string, weight: number, surface: string, generic = false) {
+  const c = b.clause;
+  if (f.head === null && weight >= W_CONCEPT && !term.startsWith('dim:')) f.head = term;
+  c.terms.set(term, Math.max(weight, c.terms.get(term) ?? 0));
+  if (!f.display.has(term)) f.display.set(term, surface);
+  const alt = lexicon().altOf.get(term);
+  const slotKey = alt ? `alt:${alt}` : term;
+  c.slot.set(slotKey, Math.max(weight, c.slot.get(slotKey) ?? 0));
+  if (alt) {
+    if (!c.members.has(alt)) c.members.set(alt, new Set());
+    c.members.get(alt)?.add(term);
+  }
+  if (b.choicePending > 0 && !generic) {
+    c.objects.add(term);
+  }
+}
+
+function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: TextFeatures): void {
+  let b = newBuilder();
+  let prevSurface = '';
+  units.forEach((u, at) => {
+    if (u.kind === 'lex') {
+      const e = u.entry;
+      if (e.supersede) f.supersede = true;
+      if (e.negTail) {
+        finish(b, f);
+        b = newBuilder('neg');
+      } else if (b.forced === 'neg' && TAIL_END.has(u.surface) && b.clause.terms.size > 0) {
+        // "replace X with Y": Y is the chosen one again.
+        finish(b, f);
+        b = newBuilder();
+      } else if (e.split) {
+        finish(b, f);
+        b = newBuilder();
+      }
+      // "X and never Y": a conjunction followed by the opposite stance starts a new clause; a clause
+      // without an explicit stance affirms.
+      const current = b.stances.some((s) => s.pol === 'neg') ? 'neg' : 'pos';
+      const opposite = e.stance !== undefined && e.stance !== current;
+      if (opposite && CONJ.has(prevSurface) && b.clause.terms.size > 0) {
+        finish(b, f);
+        b = newBuilder();
+      }
+      lexUnit(b, f, u, at, opensCommand(units, at), leadsScope(units, at));
+    } else if (u.kind === 'word') {
+      const initial = !b.started;
+      markStart(b, opensCommand(units, at));
+      addTerm(b, f, u.term, /ly$/.test(u.surface) ? W_GENERIC : W_WORD, u.surface);
+      const scopeable = (leadsScope(units, at) || !initial) && !b.clause.objects.has(u.term);
+      b.lastTerm = { terms: [u.term], scopeable };
+      b.choicePending = 0;
+    } else if (u.kind === 'han') {
+      markStart(b, false);
+      for (const t of u.terms) addTerm(b, f, t, t.length === 3 ? W_HANCHAR : W_BIGRAM, u.surface);
+      b.lastTerm = { terms: u.terms, scopeable: !u.terms.some((t) => b.clause.objects.has(t)) };
+      b.choicePending = 0;
+    } else if (u.kind === 'num') {
+      const fact = numbers[u.index];
+      b.nums.push({ fact, at });
+      // A measured quantity is part of the subject ("30 seconds" is about time).
+      if (fact.dim !== 'n' && fact.dim !== 'version') addTerm(b, f, `dim:${fact.dim}`, W_DIM, fact.text);
+    }
+    prevSurface = u.kind === 'lex' || u.kind === 'word' || u.kind === 'han' ? u.surface : '';
+  });
+  finish(b, f);
+}
+
+function markStart(b: Builder, imperative: boolean) {
+  if (!b.started) b.imperative = imperative;
+  b.started = true;
+}
+
+function lexUnit(
+  b: Builder,
+  f: TextFeatures,
+  u: Extract<Unit, { kind: 'lex' }>,
+  at: number,
+  command: boolean,
+  afterLead: boolean,
+) {
+  const e = u.entry;
+  if (e.scope) {
+    f.scopes.add(e.scope);
+    return;
+  }
+  if (e.stance) b.stances.push({ pol: e.stance, at });
+  if (hanVerb(u)) b.hanVerb = true;
+  if (e.bound) b.bounds.push({ dir: e.bound, at });
+  if (e.scopeNoun && b.lastTerm?.scopeable) {
+    f.scopes.add(`named:${b.lastTerm.terms.join('+')}`);
+    for (const t of b.lastTerm.terms) b.clause.terms.delete(t);
+    for (const t of b.lastTerm.terms) b.clause.slot.delete(t);
+  }
+  if (!e.stop && !e.stance && !e.bound) markStart(b, Boolean(e.imperative) || command);
+  if (e.scopeNoun && !e.concept && !e.stop) {
+    // A scope noun on its own ("the worker service") is also an ordinary word.
+    const term = `w:${u.surface}`;
+    addTerm(b, f, term, W_WORD, u.surface);
+    b.lastTerm = { terms: [term], scopeable: true };
+    return;
+  }
+  if (e.flip) {
+    b.flips++;
+    addTerm(b, f, e.flip, W_CONCEPT, u.surface);
+  } else if (e.concept) {
+    const weight = e.generic ? W_GENERIC : e.concept.startsWith('t:') ? W_ALT : W_CONCEPT;
+    addTerm(b, f, e.concept, weight, u.surface, e.generic);
+    if (!e.generic) b.choicePending = 0;
+  }
+  // An unknown word names a scope ("billing service"); a known concept only after "the / in / for"
+  // ("the admin app"), otherwise it is the subject ("published packages", "pin package versions").
+  const named = e.concept && !e.generic && !e.imperative && !e.choice && !e.concept.startsWith('t:');
+  b.lastTerm = named && afterLead && e.concept ? { terms: [e.concept], scopeable: true } : null;
+  if (e.choice) b.choicePending = 3;
+  else if (!e.stop && b.choicePending > 0) b.choicePending--;
+}
+
+function finish(b: Builder, f: TextFeatures) {
+  const c = b.clause;
+  // A negation right before a bound word belongs to the bound: "must not exceed 60" is "≤ 60".
+  for (const s of b.stances) {
+    if (s.pol !== 'neg') continue;
+    const bound = b.bounds.find((x) => x.at > s.at && x.at <= s.at + 3);
+    if (!bound) continue;
+    s.pol = 'pos';
+    bound.dir = bound.dir === 'max' ? 'min' : 'max';
+  }
+  for (const n of b.nums) {
+    const before = [...b.bounds].reverse().find((x) => x.at < n.at && x.at >= n.at - 4);
+    const after = b.bounds.find((x) => x.at > n.at && x.at <= n.at + 3);
+    c.numbers.push({ ...n.fact, bound: (before ?? after)?.dir ?? 'eq' });
+  }
+  // A rule stated without negation affirms what it says ("every migration ships with a rollback").
+  let stance: Stance = b.stances.some((s) => s.pol === 'neg') ? 'neg' : 'pos';
+  if (b.flips % 2 === 1) stance = stance === 'pos' ? 'neg' : 'pos';
+  c.stance = b.forced ?? stance;
+  if (c.terms.size > 0 || c.numbers.length > 0) f.clauses.push(c);
+}

@@ -1,0 +1,229 @@
+import type { Clause, TextFeatures } from './analyze.js';
+import type { NumberFact } from './extract.js';
+
+export interface Overlap {
+  shared: number;
+  a: number;
+  b: number;
+}
+
+export function overlap(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Overlap {
+  let shared = 0;
+  let wa = 0;
+  let wb = 0;
+  for (const [t, w] of a) {
+    wa += w;
+    const v = b.get(t);
+    if (v !== undefined) shared += Math.min(w, v);
+  }
+  for (const w of b.values()) wb += w;
+  return { shared, a: wa, b: wb };
+}
+
+export const diceOf = (o: Overlap) => (o.a + o.b === 0 ? 0 : (2 * o.shared) / (o.a + o.b));
+const cover = (shared: number, total: number) => (total === 0 ? 0 : shared / total);
+
+export type ScopeRelation = 'same' | 'disjoint' | 'narrower' | 'broader' | 'overlap';
+
+const kindOf = (key: string) => key.slice(0, key.indexOf(':'));
+const within = (a: string, b: string) => a === b || (a.startsWith('path:') && a.startsWith(`${b}/`));
+
+/**
+ * How the candidate's scope relates to the entry's. Scope keys of one kind (environment, layer,
+ * named service, path) that share nothing make the two rules apply to different places.
+ */
+export function compareScopes(c: ReadonlySet<string>, d: ReadonlySet<string>): ScopeRelation {
+  const kinds = new Set([...c, ...d].map(kindOf));
+  let cExtra = false;
+  let dExtra = false;
+  for (const kind of kinds) {
+    const ck = [...c].filter((k) => kindOf(k) === kind);
+    const dk = [...d].filter((k) => kindOf(k) === kind);
+    if (ck.length === 0) dExtra = true;
+    else if (dk.length === 0) cExtra = true;
+    else if (!ck.some((x) => dk.some((y) => within(x, y) || within(y, x)))) return 'disjoint';
+    else if (ck.some((x) => dk.some((y) => x !== y && within(x, y)))) cExtra = true;
+    else if (dk.some((y) => ck.some((x) => x !== y && within(y, x)))) dExtra = true;
+  }
+  if (cExtra && dExtra) return 'overlap';
+  if (cExtra) return 'narrower';
+  if (dExtra) return 'broader';
+  return 'same';
+}
+
+export interface ClauseSignal {
+  kind: 'stance' | 'numeric' | 'choice' | 'contrast';
+  detail: string;
+}
+
+type Display = ReadonlyMap<string, string>;
+
+function altMismatch(c: Clause, d: Clause, cd: Display, dd: Display): string | null {
+  for (const [set, mc] of c.members) {
+    const md = d.members.get(set);
+    if (!md) continue;
+    const onlyC = [...mc].filter((x) => !md.has(x));
+    const onlyD = [...md].filter((x) => !mc.has(x));
+    if (onlyC.length && onlyD.length) return `${cd.get(onlyC[0]) ?? onlyC[0]} vs ${dd.get(onlyD[0]) ?? onlyD[0]}`;
+  }
+  return null;
+}
+
+function valueKey(n: NumberFact): string {
+  return String(n.value);
+}
+
+/** Two clauses state different values of the same dimension (30 s vs 60 s, ≤ 5 vs ≥ 5). */
+export function numericMismatch(a: readonly NumberFact[], b: readonly NumberFact[]): string | null {
+  for (const x of a) {
+    const sameDimB = b.filter((y) => y.dim === x.dim);
+    if (sameDimB.length === 0) continue;
+    const sameDimA = a.filter((y) => y.dim === x.dim);
+    const va = new Set(sameDimA.map(valueKey));
+    const vb = new Set(sameDimB.map(valueKey));
+    const onlyA = sameDimA.find((y) => !vb.has(valueKey(y)));
+    const onlyB = sameDimB.find((y) => !va.has(valueKey(y)));
+    if (onlyA && onlyB) return `${onlyA.text} vs ${onlyB.text}`;
+    for (const y of sameDimA) {
+      const z = sameDimB.find((n) => valueKey(n) === valueKey(y) && n.bound !== 'eq' && y.bound !== 'eq');
+      if (z && z.bound !== y.bound)
+        return `${y.bound === 'max' ? 'at most' : 'at least'} ${y.text} vs ${z.bound === 'max' ? 'at most' : 'at least'} ${z.text}`;
+    }
+  }
+  return null;
+}
+
+/** A name: a word no word list knows (a tool, a product, a library). */
+const isName = (t: string) => t.startsWith('w:') && !/^w:[a-z]{1,3}$/.test(t);
+
+/**
+ * A different chosen thing on both sides: the object of a choice verb (use X vs use Y), or a
+ * name in the same place of otherwise identical clauses (Renovate opens PRs vs Dependabot opens PRs).
+ */
+function substitution(c: Clause, d: Clause): { c: string[]; d: string[]; names: boolean } | null {
+  const onlyC = [...c.slot.keys()].filter((t) => !d.slot.has(t));
+  const onlyD = [...d.slot.keys()].filter((t) => !c.slot.has(t));
+  const objC = onlyC.filter((t) => c.objects.has(t));
+  const objD = onlyD.filter((t) => d.objects.has(t));
+  if (objC.length > 0 && objD.length > 0 && objC.length <= 2 && objD.length <= 2)
+    return { c: objC, d: objD, names: false };
+  const nameC = onlyC.filter(isName);
+  const nameD = onlyD.filter(isName);
+  if (nameC.length !== 1 || nameD.length !== 1) return null;
+  // Same place in the clause: the k-th term on both sides.
+  if ([...c.slot.keys()].indexOf(nameC[0]) !== [...d.slot.keys()].indexOf(nameD[0])) return null;
+  return { c: nameC, d: nameD, names: true };
+}
+
+/** Overlap of the specific (non-generic) terms only. */
+function specificOverlap(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Overlap {
+  const strip = (m: ReadonlyMap<string, number>) => new Map([...m].filter(([, w]) => w > GENERIC_WEIGHT));
+  return overlap(strip(a), strip(b));
+}
+
+export const STANCE_SUBJECT = 0.6;
+export const STANCE_COVER = 0.5;
+export const NUMERIC_SUBJECT = 0.5;
+export const NUMERIC_COVER = 0.4;
+export const CONTAINED = 0.8;
+/** A contained side must name at least one specific thing. */
+export const CONTAINED_WEIGHT = 1;
+const GENERIC_WEIGHT = 0.35;
+/** Rest of the clause shared when only names differ ("Renovate opens PRs" vs "Dependabot opens PRs"). */
+export const NAME_SWAP_COVER = 0.75;
+export const CHOICE_SUBJECT = 0.6;
+
+/** Compares one clause of the candidate with one clause of the entry. */
+export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): ClauseSignal | null {
+  const o = overlap(c.slot, d.slot);
+  const sub = substitution(c, d);
+  const alt = altMismatch(c, d, cd, dd);
+  let { shared, a, b } = o;
+  if (sub) {
+    for (const t of sub.c) a -= c.slot.get(t) ?? 0;
+    for (const t of sub.d) b -= d.slot.get(t) ?? 0;
+    shared += 1;
+    a += 1;
+    b += 1;
+  }
+  const subject = a + b === 0 ? 0 : (2 * shared) / (a + b);
+  const minCover = Math.min(cover(shared, a), cover(shared, b));
+  // One side's whole subject inside the other's ("never log bodies" / "log bodies at debug level").
+  const sp = specificOverlap(c.slot, d.slot);
+  const contained =
+    (cover(sp.shared, sp.a) >= CONTAINED && sp.a >= CONTAINED_WEIGHT) ||
+    (cover(sp.shared, sp.b) >= CONTAINED && sp.b >= CONTAINED_WEIGHT);
+  const nameSwapOk = !sub?.names || minCover >= NAME_SWAP_COVER;
+  const choiceDetail =
+    alt ?? (sub && nameSwapOk ? `${cd.get(sub.c[0]) ?? sub.c[0]} vs ${dd.get(sub.d[0]) ?? sub.d[0]}` : null);
+  if (c.stance && d.stance && c.stance !== d.stance) {
+    // Opposite stances on different choices agree: "use pino" / "never use winston".
+    if (choiceDetail && (subject >= STANCE_SUBJECT || contained)) return { kind: 'contrast', detail: choiceDetail };
+    if ((subject >= STANCE_SUBJECT && minCover >= STANCE_COVER) || contained)
+      return { kind: 'stance', detail: 'opposite' };
+    return null;
+  }
+  const numeric = numericMismatch(c.numbers, d.numbers);
+  if (numeric && ((subject >= NUMERIC_SUBJECT && minCover >= NUMERIC_COVER) || contained)) {
+    return { kind: 'numeric', detail: numeric };
+  }
+  if (choiceDetail && subject >= CHOICE_SUBJECT) return { kind: 'choice', detail: choiceDetail };
+  return null;
+}
+
+export interface PairSignals {
+  concept: number;
+  covC: number;
+  covD: number;
+  /** Weight of the candidate's terms that the entry lacks. */
+  novelMass: number;
+  /** The candidate names another member of an alternative set the entry already uses. */
+  addsAlternative: boolean;
+  scope: ScopeRelation;
+  conflict: ClauseSignal | null;
+  contrast: boolean;
+}
+
+function membersOf(f: TextFeatures): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const c of f.clauses) {
+    for (const [set, m] of c.members) out.set(set, new Set([...(out.get(set) ?? []), ...m]));
+  }
+  return out;
+}
+
+function addsAlternative(c: TextFeatures, d: TextFeatures): boolean {
+  const dm = membersOf(d);
+  for (const [set, mc] of membersOf(c)) {
+    const md = dm.get(set);
+    if (md && [...mc].some((x) => !md.has(x))) return true;
+  }
+  return false;
+}
+
+const MAX_CLAUSES = 16;
+const SIGNAL_RANK = { stance: 0, choice: 1, numeric: 2, contrast: 3 } as const;
+
+export function comparePair(c: TextFeatures, d: TextFeatures): PairSignals {
+  const o = overlap(c.terms, d.terms);
+  let conflict: ClauseSignal | null = null;
+  let contrast = false;
+  for (const cc of c.clauses.slice(0, MAX_CLAUSES)) {
+    for (const dc of d.clauses.slice(0, MAX_CLAUSES)) {
+      const s = compareClauses(cc, dc, c.display, d.display);
+      if (!s) continue;
+      if (s.kind === 'contrast') contrast = true;
+      else if (!conflict || SIGNAL_RANK[s.kind] < SIGNAL_RANK[conflict.kind]) conflict = s;
+    }
+  }
+  return {
+    concept: diceOf(o),
+    covC: cover(o.shared, o.a),
+    covD: cover(o.shared, o.b),
+    novelMass: o.a - o.shared,
+    addsAlternative: addsAlternative(c, d),
+    scope: compareScopes(c.scopes, d.scopes),
+    conflict,
+    contrast,
+  };
+}

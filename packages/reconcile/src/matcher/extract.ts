@@ -1,0 +1,160 @@
+import { NUMBER_WORDS_EN, UNITS } from './lexicon-cues.js';
+
+/** A number a rule states, in base units of its dimension, with the direction of the bound. */
+export interface NumberFact {
+  dim: string;
+  value: number | string;
+  bound: 'max' | 'min' | 'eq';
+  /** As written, for evidence strings. */
+  text: string;
+}
+
+interface UnitForm {
+  form: string;
+  dim: string;
+  factor: number;
+  han: boolean;
+}
+
+const HAN = /\p{Script=Han}/u;
+const UNIT_FORMS: UnitForm[] = UNITS.flatMap(([forms, dim, factor]) =>
+  forms.split('|').map((form) => ({ form, dim, factor, han: HAN.test(form) })),
+).sort((a, b) => b.form.length - a.form.length);
+
+const DIR_WORDS = new Set(['src', 'lib', 'packages', 'apps', 'services', 'test', 'tests', 'docs', 'config', 'scripts']);
+for (const w of ['app', 'api', 'bin', 'e2e', 'internal', 'pkg', 'cmd', 'components', 'pages', 'public', 'assets']) {
+  DIR_WORDS.add(w);
+}
+const PATH_CANDIDATE =
+  /(?<![a-z0-9_.@*~/-])(?:~|\.{1,2})?\/?[a-z0-9_.@*-]*(?:\/[a-z0-9_.@*{},-]*)+|\*{1,2}\.[a-z0-9]+/g;
+
+const FILE_NAME =
+  /(?<![a-z0-9_./@-])[a-z0-9_-]+\.(?:json|ya?ml|md|toml|lock|sh|txt|css|scss|html|sql|xml|ini|cfg|conf|env)(?![a-z0-9])/g;
+
+/**
+ * Finds file paths and globs (scopes, not topic words) and replaces them with `§p`. Word pairs
+ * such as "read/write" or "and/or" are not paths: a path has a known directory word, an
+ * extension, a glob, a leading `/` or `./`, or at least two slashes.
+ */
+export function extractPaths(text: string, scopes: Set<string>): string {
+  const withFiles = text.replace(FILE_NAME, (m) => {
+    scopes.add(`path:${m}`);
+    return ' §p ';
+  });
+  return withFiles.replace(PATH_CANDIDATE, (m) => {
+    const path = m.replace(/[.,]+$/, '');
+    const parts = path.split('/').filter(Boolean);
+    const isPath =
+      /^[~./]/.test(path) ||
+      /\/$/.test(m) ||
+      path.includes('*') ||
+      (path.match(/\//g) ?? []).length >= 2 ||
+      /\.[a-z0-9]{1,5}$/.test(path) ||
+      (parts.length > 0 && DIR_WORDS.has(parts[0]));
+    if (!isPath || parts.length === 0) return m.replace(/\//g, ' ');
+    scopes.add(`path:${path.replace(/^\.\//, '').replace(/\/+$/, '')}`);
+    return ' §p ';
+  });
+}
+
+function unitAt(text: string, at: number): { unit: UnitForm; end: number } | null {
+  let i = at;
+  if (text[i] === ' ') i++;
+  for (const unit of UNIT_FORMS) {
+    if (!text.startsWith(unit.form, i)) continue;
+    const end = i + unit.form.length;
+    if (!unit.han && /[a-z0-9]/.test(text[end] ?? '')) continue;
+    return { unit, end };
+  }
+  return null;
+}
+
+const HAN_DIGITS: Record<string, number> = {
+  零: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+};
+
+function hanNumber(s: string): number | null {
+  let total = 0;
+  let current = 0;
+  for (const ch of s) {
+    if (ch in HAN_DIGITS) current = HAN_DIGITS[ch];
+    else if (ch === '十' || ch === '百' || ch === '千') {
+      const mult = ch === '十' ? 10 : ch === '百' ? 100 : 1000;
+      total += (current || 1) * mult;
+      current = 0;
+    } else return null;
+  }
+  return total + current;
+}
+
+function fact(raw: string, value: number | string, unit: UnitForm | null): Omit<NumberFact, 'bound'> {
+  if (typeof value === 'string') return { dim: 'version', value, text: raw };
+  if (!unit) return { dim: 'n', value, text: raw };
+  return { dim: unit.dim, value: Math.round(value * unit.factor * 1000) / 1000, text: raw };
+}
+
+const NUMBER = /(?<![a-z0-9_./#:-])v?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)*/g;
+const WORD_NUMBER = new RegExp(`(?<![a-z])(${Object.keys(NUMBER_WORDS_EN).join('|')})(?![a-z])`, 'g');
+const HAN_NUMBER = /[零一二两三四五六七八九十百千]+/g;
+
+/**
+ * Finds the numbers a sentence states ("30 s", "v18", "5.4.2", "三次", "sixty seconds") and
+ * replaces each with `§n<index>`. Digits glued to letters ("es2022", "3rd") are identifiers.
+ */
+export function extractNumbers(text: string, out: Omit<NumberFact, 'bound'>[]): string {
+  const spans: { start: number; end: number; f: Omit<NumberFact, 'bound'> }[] = [];
+  for (const m of text.matchAll(NUMBER)) {
+    const start = m.index ?? 0;
+    const body = m[0].replace(/^v/, '').replace(/,/g, '');
+    const dots = (body.match(/\./g) ?? []).length;
+    const end = start + m[0].length;
+    const unit = unitAt(text, end);
+    if (!unit && /[a-z]/.test(text[end] ?? '')) continue;
+    const value = dots >= 2 || (m[0].startsWith('v') && dots >= 1) ? body : Number(body);
+    const stop = unit?.end ?? end;
+    spans.push({ start, end: stop, f: fact(text.slice(start, stop).trim(), value, unit?.unit ?? null) });
+  }
+  for (const m of text.matchAll(WORD_NUMBER)) addWordSpan(text, m, spans, NUMBER_WORDS_EN[m[1]]);
+  for (const m of text.matchAll(HAN_NUMBER)) {
+    const n = hanNumber(m[0]);
+    if (n !== null) addWordSpan(text, m, spans, n);
+  }
+  spans.sort((a, b) => a.start - b.start);
+  let result = '';
+  let at = 0;
+  for (const s of spans) {
+    if (s.start < at) continue;
+    result += `${text.slice(at, s.start)} §n${out.length} `;
+    out.push(s.f);
+    at = s.end;
+  }
+  return result + text.slice(at);
+}
+
+/** A number written as a word only counts when a unit follows it ("three retries", "两次"). */
+function addWordSpan(
+  text: string,
+  m: RegExpMatchArray,
+  spans: { start: number; end: number; f: Omit<NumberFact, 'bound'> }[],
+  n: number,
+) {
+  const start = m.index ?? 0;
+  const end = start + m[0].length;
+  if (m[1] === 'once' || m[1] === 'twice') {
+    spans.push({ start, end, f: { dim: 'times', value: n, text: m[0] } });
+    return;
+  }
+  const unit = unitAt(text, end);
+  if (!unit) return;
+  spans.push({ start, end: unit.end, f: fact(text.slice(start, unit.end).trim(), n, unit.unit) });
+}

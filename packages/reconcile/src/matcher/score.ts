@@ -1,0 +1,162 @@
+import { analyzeText, type TextFeatures } from './analyze.js';
+import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
+import { exactKey, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
+import type { CandidateAction, MatchScores, Relation } from './types.js';
+
+/** Everything the scorer needs of one side, computed once per text. */
+export interface View {
+  store: 'spec' | 'knowhow';
+  exact: string;
+  titleKey: string;
+  feats: TextFeatures;
+  titleFeats: TextFeatures;
+  tokens: Set<string>;
+  grams: Set<string>;
+  title: { tokens: Set<string>; grams: Set<string> };
+}
+
+export function makeView(store: 'spec' | 'knowhow', title: string, content: string): View {
+  const norm = matchNormalize(content);
+  const titleNorm = matchNormalize(title);
+  return {
+    store,
+    exact: exactKey(content),
+    titleKey: titleNorm,
+    feats: analyzeText(content),
+    titleFeats: analyzeText(title),
+    tokens: refTokens(norm),
+    grams: refTrigrams(norm),
+    title: { tokens: refTokens(titleNorm), grams: refTrigrams(titleNorm) },
+  };
+}
+
+/** Thresholds; bump MATCHER_REVISION when any of them changes. */
+export const THRESHOLDS = {
+  /** Concept overlap (weighted Dice) below which an entry is not a match at all. */
+  topic: 0.3,
+  /** Lower overlap suffices when both rules are about the same first subject term. */
+  headTopic: 0.15,
+  /** Overlap a `contest` / `supersede` action needs to name its target. */
+  actionSubject: 0.45,
+  /** Candidate covered by the entry, and entry covered by the candidate, for a duplicate. */
+  duplicateCandidateCover: 0.8,
+  duplicateEntryCover: 0.3,
+  /** Entry covered by the candidate for `extends` (or a duplicate when little is added). */
+  extendsEntryCover: 0.7,
+  /** Weight of candidate terms absent from the entry (about 1.5 content words) that makes it `extends`. */
+  extendsNovelMass: 1.5,
+  /** Entry covered by a candidate that announces a replacement and names another alternative. */
+  replacementEntryCover: 0.5,
+  /** Overall overlap that reads as a paraphrase even when neither side covers the other. */
+  paraphrase: 0.62,
+  /** Grey zone: most of the candidate inside the entry, with substantial overall overlap. */
+  greyCandidateCover: 0.6,
+  greyConcept: 0.5,
+  /** With titles this similar, less content overlap already reads as a paraphrase. */
+  sameTitle: 0.8,
+  titledParaphrase: 0.45,
+  /** maestro-flow's reporting thresholds for evidence strings. */
+  evidence: 0.58,
+  novelty: 0.18,
+} as const;
+
+export interface PairScore {
+  relation: Relation;
+  scores: MatchScores;
+  novelty: number;
+  evidence: string[];
+}
+
+const r3 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
+
+function textStance(f: TextFeatures): 'pos' | 'neg' | null {
+  const s = new Set(f.clauses.map((c) => c.stance).filter((x) => x !== null));
+  return s.size === 1 ? [...s][0] : null;
+}
+
+function decide(c: View, action: CandidateAction, d: View, p: PairSignals, titleEq: boolean, title: number): Relation {
+  const T = THRESHOLDS;
+  if (c.store !== d.store) return 'related';
+  const named = titleEq || p.concept >= T.actionSubject;
+  if (action === 'contest' && named) return 'potential_conflict';
+  if (action === 'supersede' && named) return 'supersede_candidate';
+  if (p.scope === 'disjoint') return 'related';
+  if (p.conflict) return c.feats.supersede ? 'supersede_candidate' : 'potential_conflict';
+  // "Switch from yarn to pnpm" against "use yarn": a replacement of the entry's choice.
+  if (c.feats.supersede && p.addsAlternative && p.covD >= T.replacementEntryCover) return 'supersede_candidate';
+  const duplicate = p.scope === 'broader' ? 'extends' : 'semantic_duplicate';
+  // The candidate restates the entry and adds real content: it extends it.
+  if (p.covD >= T.extendsEntryCover && p.covC < T.duplicateCandidateCover && p.novelMass >= T.extendsNovelMass) {
+    return 'extends';
+  }
+  if (p.covD >= T.extendsEntryCover) return duplicate;
+  // Everything the candidate says is already in the entry.
+  if (p.covC >= T.duplicateCandidateCover && p.covD >= T.duplicateEntryCover) return duplicate;
+  if (p.concept >= T.paraphrase) return duplicate;
+  // Most of what the candidate says is in the entry: too close to auto-promote as merely related.
+  if (p.covC >= T.greyCandidateCover && p.concept >= T.greyConcept) return duplicate;
+  // Named alike and saying much the same: a person should decide (safer than auto-promoting).
+  if (title >= T.sameTitle && p.concept >= T.titledParaphrase) return duplicate;
+  return 'related';
+}
+
+/**
+ * Scores a candidate against one entry and names their relation, or returns null when the
+ * entry is not a match (too little in common, and no title or recorded relation linking them).
+ */
+export function scorePair(c: View, action: CandidateAction, d: View, related: boolean): PairScore | null {
+  const exact = c.store === d.store && c.exact === d.exact;
+  const p = comparePair(c.feats, d.feats);
+  const titleEq = c.titleKey !== '' && c.titleKey === d.titleKey;
+  const lexical = refSimilarity(c, d);
+  const semantic = Math.max(lexical, p.concept);
+  const titleConcept = diceOf(overlap(c.titleFeats.terms, d.titleFeats.terms));
+  const title = titleEq ? 1 : Math.max(refSimilarity(c.title, d.title), titleConcept);
+  const sameHead = c.feats.head !== null && c.feats.head === d.feats.head && p.concept >= THRESHOLDS.headTopic;
+  const topical =
+    exact || titleEq || related || sameHead || p.concept >= THRESHOLDS.topic || (title >= 0.6 && p.concept >= 0.15);
+  if (!topical) return null;
+  const relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
+  const stanceConflict = p.conflict?.kind === 'stance';
+  const cs = textStance(c.feats);
+  const stance = stanceConflict ? 0 : cs !== null && cs === textStance(d.feats) ? 1 : 0.5;
+  const scores: MatchScores = {
+    lexical: r3(lexical),
+    semantic: r3(semantic),
+    title: r3(title),
+    relation: related ? 1 : 0,
+    stance,
+    composite: r3(0.15 * title + 0.55 * semantic + 0.15 * lexical + 0.15 * (related ? 1 : 0)),
+  };
+  const novelty = r3(exact ? 0 : 1 - p.covC);
+  return { relation, scores, novelty, evidence: evidenceFor(c, d, p, relation, scores, novelty, exact, related) };
+}
+
+function evidenceFor(
+  c: View,
+  d: View,
+  p: PairSignals,
+  relation: Relation,
+  s: MatchScores,
+  novelty: number,
+  exact: boolean,
+  related: boolean,
+): string[] {
+  const T = THRESHOLDS;
+  const out: string[] = [];
+  if (exact) out.push('normalized content hash matches');
+  if (c.store !== d.store) out.push(`different knowledge store (${c.store} vs ${d.store})`);
+  if (s.semantic >= T.evidence) out.push(`semantic similarity ${s.semantic.toFixed(3)}`);
+  if (s.title >= T.evidence) out.push(`title similarity ${s.title.toFixed(3)}`);
+  if (related) out.push('recorded knowledge or graph relation');
+  if (p.conflict?.kind === 'stance') out.push('opposite normative stance');
+  if (p.conflict?.kind === 'numeric') out.push(`different values: ${p.conflict.detail}`);
+  if (p.conflict?.kind === 'choice') out.push(`different choice: ${p.conflict.detail}`);
+  if (p.scope === 'disjoint') out.push('different scope (not a conflict)');
+  else if (p.scope !== 'same')
+    out.push(`candidate scope is ${p.scope} than the entry's`.replace('overlap than', 'overlapping'));
+  if (relation === 'supersede_candidate' && c.feats.supersede) out.push('candidate announces a replacement');
+  if (!exact && novelty > T.novelty) out.push(`novel token share ${novelty.toFixed(3)}`);
+  if (!exact) out.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
+  return out.length ? out : ['bounded semantic neighborhood'];
+}

@@ -1,0 +1,91 @@
+import { type LexEntry, lexicon } from './lexicon.js';
+import { stem } from './stem.js';
+
+/** One meaningful piece of a clause, in reading order. */
+export type Unit =
+  | { kind: 'lex'; entry: LexEntry; surface: string }
+  | { kind: 'word'; term: string; surface: string }
+  | { kind: 'han'; terms: string[]; surface: string }
+  | { kind: 'num'; index: number }
+  | { kind: 'path' };
+
+const TOKEN = /§n\d+|§p|[a-z0-9][a-z0-9_+#-]*(?:[.:][a-z0-9_+#-]+)*|\p{Script=Han}+/gu;
+const HAN = /^\p{Script=Han}/u;
+
+/** Splits a fragment into units: lexicon phrases (longest match), unknown words, CJK bigrams, numbers, paths. */
+export function segment(fragment: string): Unit[] {
+  const tokens = fragment.match(TOKEN) ?? [];
+  const units: Unit[] = [];
+  let latin: string[] = [];
+  const flushLatin = () => {
+    if (latin.length) units.push(...segmentLatin(latin));
+    latin = [];
+  };
+  for (const token of tokens) {
+    if (token.startsWith('§')) {
+      flushLatin();
+      units.push(token === '§p' ? { kind: 'path' } : { kind: 'num', index: Number(token.slice(2)) });
+    } else if (HAN.test(token)) {
+      flushLatin();
+      units.push(...segmentHan(token));
+    } else latin.push(token.replace(/[-.]+$/, ''));
+  }
+  flushLatin();
+  return units;
+}
+
+function segmentLatin(words: string[]): Unit[] {
+  const lex = lexicon();
+  const stems = words.map(stem);
+  const out: Unit[] = [];
+  let i = 0;
+  while (i < words.length) {
+    let matched = false;
+    for (let len = Math.min(lex.latinMax, words.length - i); len >= 1; len--) {
+      const entry = lex.latin.get(stems.slice(i, i + len).join(' '));
+      if (!entry) continue;
+      out.push({ kind: 'lex', entry, surface: words.slice(i, i + len).join(' ') });
+      i += len;
+      matched = true;
+      break;
+    }
+    if (matched) continue;
+    const w = words[i];
+    if (w.length > 1 && !/^\d+$/.test(w)) out.push({ kind: 'word', term: `w:${stems[i]}`, surface: w });
+    i++;
+  }
+  return out;
+}
+
+function segmentHan(run: string): Unit[] {
+  const lex = lexicon();
+  const out: Unit[] = [];
+  let unknown = '';
+  const flush = () => {
+    if (!unknown) return;
+    const terms: string[] = [];
+    if (unknown.length === 1) terms.push(`h:${unknown}`);
+    for (let k = 0; k + 2 <= unknown.length; k++) terms.push(`h:${unknown.slice(k, k + 2)}`);
+    out.push({ kind: 'han', terms, surface: unknown });
+    unknown = '';
+  };
+  let i = 0;
+  while (i < run.length) {
+    let matched = false;
+    for (let len = Math.min(lex.hanMax, run.length - i); len >= 1; len--) {
+      const word = run.slice(i, i + len);
+      const entry = lex.han.get(word);
+      if (!entry) continue;
+      flush();
+      out.push({ kind: 'lex', entry, surface: word });
+      i += len;
+      matched = true;
+      break;
+    }
+    if (matched) continue;
+    unknown += run[i];
+    i++;
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,66 @@
+import { normalizeText, sha256 } from '@maestro/core';
+
+const QUOTES = /["'“”‘’`「」『』]/g;
+const CJK_SPACE =
+  /\s+(?=[\p{Script=Han}\u3000-\u303f\uff00-\uffef])|(?<=[\p{Script=Han}\u3000-\u303f\uff00-\uffef])\s+/gu;
+
+/**
+ * The matcher's view of a text: the one normaliser (NFKC, lower case, collapsed whitespace) plus
+ * quote characters removed, as maestro-flow's reconciler does, so that `"x"` and `x` are the same.
+ */
+export function matchNormalize(text: string): string {
+  return normalizeText(text).replace(QUOTES, '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Exact-duplicate key: the matcher normal form, with whitespace next to CJK characters dropped
+ * (Chinese is written without spaces, so `必须 使用` and `必须使用` are the same sentence).
+ */
+export function exactKey(text: string): string {
+  return sha256(matchNormalize(text).replace(CJK_SPACE, ''));
+}
+
+const REF_TOKEN = /\p{Script=Han}|[\p{L}\p{N}_-]+/gu;
+
+/** maestro-flow's token set: a single Han character, or a run of letters, digits, `_` or `-`. */
+export function refTokens(norm: string): Set<string> {
+  return new Set(norm.match(REF_TOKEN) ?? []);
+}
+
+/** maestro-flow's trigram set: 3-character windows of the text without whitespace. */
+export function refTrigrams(norm: string): Set<string> {
+  const s = norm.replace(/\s+/g, '');
+  const out = new Set<string>();
+  if (s.length <= 3) {
+    if (s) out.add(s);
+    return out;
+  }
+  for (let i = 0; i + 3 <= s.length; i++) out.add(s.slice(i, i + 3));
+  return out;
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  const inter = intersectionSize(a, b);
+  return inter / (a.size + b.size - inter);
+}
+
+export function dice(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  return (2 * intersectionSize(a, b)) / (a.size + b.size);
+}
+
+function intersectionSize(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let n = 0;
+  for (const x of small) if (large.has(x)) n++;
+  return n;
+}
+
+/** maestro-flow's lexical similarity: 0.55 × Jaccard(tokens) + 0.45 × Dice(trigrams). */
+export function refSimilarity(
+  a: { tokens: ReadonlySet<string>; grams: ReadonlySet<string> },
+  b: { tokens: ReadonlySet<string>; grams: ReadonlySet<string> },
+): number {
+  return Math.min(1, 0.55 * jaccard(a.tokens, b.tokens) + 0.45 * dice(a.grams, b.grams));
+}
