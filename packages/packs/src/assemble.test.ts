@@ -1,4 +1,11 @@
-import { assembleContext, type ContextPackInput, countClosingTags, estimateTokens, waterFill } from '@maestro/packs';
+import {
+  assembleContext,
+  type ContextPackInput,
+  countClosingTags,
+  estimateTokens,
+  termIndex,
+  waterFill,
+} from '@maestro/packs';
 import { describe, expect, it } from 'vitest';
 
 function pack(name: string, mode: 'data' | 'persona', text: string): ContextPackInput {
@@ -24,6 +31,7 @@ function pack(name: string, mode: 'data' | 'persona', text: string): ContextPack
           truncated: false,
           size: text.length,
           score: 1,
+          index: termIndex(text),
           sections: [],
           injections: [],
         },

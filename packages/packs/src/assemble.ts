@@ -180,12 +180,15 @@ function specsBlock(specs: readonly ContextSpecInput[], budget: number, estimate
 
 /** Latin query terms found nowhere in the activated packs' candidates or the specs. */
 function missingTerms(input: AssembleInput): string[] {
-  const haystack: string[] = [];
+  if (input.packs.length === 0 && input.specs.length === 0) return [];
+  const words = new Set<string>();
+  const add = (index: { words: Set<string> }) => {
+    for (const w of index.words) words.add(w);
+  };
   for (const p of input.packs) {
-    haystack.push(p.name, p.description ?? '', ...p.candidates.files.map((f) => `${f.file} ${f.text}`));
+    add(termIndex(`${p.name.replaceAll('-', ' ')} ${p.description ?? ''}`));
+    for (const f of p.candidates.files) add(f.index);
   }
-  for (const s of input.specs) haystack.push(`${s.title} ${s.text}`);
-  if (haystack.length === 0) return [];
-  const index = termIndex(haystack.join('\n'));
-  return terms(input.query).filter((t) => /^[a-z0-9]+$/.test(t) && !index.words.has(t));
+  for (const s of input.specs) add(termIndex(`${s.title} ${s.text}`));
+  return terms(input.query).filter((t) => /^[a-z0-9]+$/.test(t) && !words.has(t));
 }

@@ -7,7 +7,7 @@ import type { PackManifest } from './model.js';
 import { ENTRY_FILE } from './pack-head.js';
 import { listPackFiles, type PackFile } from './pack-tree.js';
 import { resolvePackPath } from './paths.js';
-import { matchScore, termIndex } from './tokens.js';
+import { matchScore, type TermIndex, termIndex } from './tokens.js';
 import { detectInjection } from './wrap.js';
 
 export type CandidateKind = 'split' | 'view' | 'document' | 'page';
@@ -16,6 +16,8 @@ export interface SectionCandidate {
   id: string;
   title: string;
   text: string;
+  /** Its matching terms (tokenised once, reused for rescoring and coverage). */
+  index: TermIndex;
   score: number;
   injections: string[];
 }
@@ -34,6 +36,8 @@ export interface FileCandidate {
   truncated: boolean;
   size: number;
   score: number;
+  /** Its matching terms: the sections' terms plus the path's words. */
+  index: TermIndex;
   sections: SectionCandidate[];
   injections: string[];
 }
@@ -119,8 +123,8 @@ function scorer(manifest: PackManifest, queryTerms: readonly string[]) {
   // Persona packs lean on voice and boundaries whatever the query; data hints only break ties.
   const bonus = (name: string, base: number) =>
     hint.test(name) && (manifest.mode === 'persona' || base > 0) ? 0.15 : 0;
-  return (name: string, text: string) => {
-    const base = matchScore(queryTerms, termIndex(`${name} ${text}`));
+  return (name: string, index: TermIndex) => {
+    const base = matchScore(queryTerms, index);
     return base + bonus(name, base);
   };
 }
@@ -129,8 +133,8 @@ const pathWords = (rel: string) => rel.replace(/[/_.-]+/g, ' ');
 
 function rescore(f: FileCandidate, manifest: PackManifest, queryTerms: readonly string[]): void {
   const score = scorer(manifest, queryTerms);
-  f.score = score(pathWords(f.file), `${f.title} ${f.text}`);
-  for (const s of f.sections) s.score = score(s.title, s.text);
+  f.score = score(f.file, f.index);
+  for (const s of f.sections) s.score = score(s.title, s.index);
 }
 
 function readCandidate(
@@ -148,13 +152,21 @@ function readCandidate(
   }
   const score = scorer(manifest, queryTerms);
   const title = firstHeading(text) ?? item.file.rel;
-  const sections = splitSections(text).map((s) => ({
-    id: s.id,
-    title: s.title,
-    text: s.text,
-    score: score(s.title, s.text),
-    injections: detectInjection(s.text),
-  }));
+  const sections = splitSections(text).map((s) => {
+    const index = termIndex(s.text);
+    return {
+      id: s.id,
+      title: s.title,
+      text: s.text,
+      index,
+      score: score(s.title, index),
+      injections: detectInjection(s.text),
+    };
+  });
+  // Each text is tokenised once: the file's terms are its sections' terms plus its path words.
+  const index: TermIndex = {
+    words: new Set([...termIndex(pathWords(item.file.rel)).words, ...sections.flatMap((x) => [...x.index.words])]),
+  };
   return {
     file: item.file.rel,
     kind: item.kind,
@@ -164,7 +176,8 @@ function readCandidate(
     text,
     truncated: head.truncated,
     size: item.file.size,
-    score: score(pathWords(item.file.rel), `${title} ${text}`),
+    score: score(item.file.rel, index),
+    index,
     sections,
     injections: detectInjection(text),
   };

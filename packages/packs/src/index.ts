@@ -66,8 +66,8 @@ export type {
   SourceMapFile,
 } from './standard-schemas.js';
 export { CompileRun, ContextResolution, SelectionEval, SourceMap } from './standard-schemas.js';
-export type { TokenEstimator } from './tokens.js';
-export { estimateTokens, terms } from './tokens.js';
+export type { TermIndex, TokenEstimator } from './tokens.js';
+export { estimateTokens, termIndex, terms } from './tokens.js';
 export { effectiveTrust } from './trust.js';
 export type { PackValidation } from './validate.js';
 export { validatePack } from './validate.js';
