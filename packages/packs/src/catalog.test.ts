@@ -188,3 +188,32 @@ describe('catalog precedence and trust', () => {
     expect(parseDisableRule('x@org')).toEqual({ name: 'x', scope: 'org' });
   });
 });
+
+describe('recovered frontmatter', () => {
+  it('loads a pack whose description has an unquoted ": " and says so with file and line (scenario 15)', () => {
+    const base = tmpDir();
+    writePack(
+      base,
+      'sales-faq',
+      'name: sales-faq\ndescription: Sales answers. Use when: pricing comes up\ntype: domain-reference\nstatus: ready',
+    );
+    const { catalog } = loadCatalog({
+      cwd: base,
+      workspaceRoot: base,
+      userRoot: null,
+      orgRoots: [],
+      builtinRoot: null,
+      workspaceTrusted: true,
+    });
+    expect(catalog.active.get('sales-faq')?.pack.manifest?.description).toBe(
+      'Sales answers. Use when: pricing comes up',
+    );
+    expect(catalog.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'PACK_YAML_UNQUOTED_COLON',
+        message: expect.stringContaining('sales-faq/KNOWLEDGE.md:3: description:'),
+      }),
+    ]);
+  });
+});

@@ -78,6 +78,11 @@ export function buildCatalog(discovered: readonly DiscoveredPack[], options: Cat
       (r) => r.name === pack.name && (r.scope === null || r.scope === pack.scope || r.scope === pack.home),
     );
     const state: PackState = !valid ? 'invalid' : disabled ? 'disabled' : 'active';
+    for (const i of pack.issues.filter((x) => x.code.startsWith('PACK_YAML_'))) {
+      // Recovered authoring slips are loaded, never silently: say where.
+      const message = `${pack.location}:${i.line ?? 1}: ${i.message} (${i.hint ?? 'fix the frontmatter'})`;
+      diagnostics.push({ severity: 'warning', code: i.code, message, path: pack.location });
+    }
     if (state === 'invalid') {
       const first = pack.issues.find((i) => i.severity === 'error');
       diagnostics.push({
