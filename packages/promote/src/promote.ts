@@ -1,0 +1,168 @@
+import { relative } from 'node:path';
+import { type Issue, inputError, type Runtime, systemRuntime } from '@maestro/core';
+import {
+  crashPoint,
+  type LockOptions,
+  readTextIfExists,
+  type WorkflowLayout,
+  withCorpusLock,
+  withLocks,
+} from '@maestro/fs';
+import { listRuns, readSession, runPaths, sessionPaths, summarizeSession } from '@maestro/ledger';
+import { loadCorpusFiles, recoverSpecEdit, requireWorkflow } from '@maestro/spec';
+import { commitPromotion, type RecoveredPromotion, recoverPromotion } from './journal.js';
+import type { PromoteRequest, ReceiptCheck, ReceiptSource } from './model.js';
+import { planPromotion } from './plan.js';
+import { reconcileReceipts } from './receipts.js';
+import type { PromotedEntry, PromotionResult } from './schemas.js';
+import { decide, emptySkipped, type Preselection, preselect, requestedIds, requireFresh } from './select.js';
+
+export interface PromoteOptions {
+  /** Receipt reader and fence check; @maestro/reconcile's by default. */
+  receipts?: ReceiptSource;
+  lock?: LockOptions;
+}
+
+/**
+ * `maestro knowledge promote`: under the corpus lock, finish any interrupted promotion, take the
+ * session's ledger locks, select, re-check every source run's receipt fences, preflight, plan the
+ * exact bytes, journal them and commit. Refusals leave everything as it was.
+ */
+export async function promote(
+  layout: WorkflowLayout,
+  request: PromoteRequest,
+  runtime: Runtime = systemRuntime,
+  options: PromoteOptions = {},
+): Promise<PromotionResult> {
+  requireWorkflow(layout);
+  const ids = requestedIds(request);
+  const sessionId = request.sessionId;
+  readSession(layout, sessionId);
+  return withCorpusLock(
+    layout,
+    async () => {
+      await recoverSpecEdit(layout);
+      const recovered = await recoverPromotion(layout, options.lock);
+      const locks = [
+        sessionPaths(layout, sessionId).sessionJson,
+        ...listRuns(layout, sessionId).runs.map((r) => runPaths(layout, sessionId, r.run_id).delta),
+      ];
+      return withLocks(locks, () => promoteLocked(layout, sessionId, ids, recovered, runtime, options), options.lock);
+    },
+    options.lock,
+  );
+}
+
+async function promoteLocked(
+  layout: WorkflowLayout,
+  sessionId: string,
+  ids: string[] | null,
+  recovered: RecoveredPromotion | null,
+  runtime: Runtime,
+  options: PromoteOptions,
+): Promise<PromotionResult> {
+  const summary = summarizeSession(layout, sessionId);
+  refuseDamaged(sessionId, summary.problems);
+  const runStatus = new Map(summary.runs.map((r) => [r.run_id, r.status]));
+  const pre = preselect(sessionId, summary.candidates, runStatus, ids);
+  const result = baseResult(sessionId, ids, pre, recovered);
+  if (pre.open.length === 0) return result;
+  const receipts = options.receipts ?? reconcileReceipts;
+  const checks = new Map<string, ReceiptCheck>(pre.runs.map((r) => [r, receipts.check(layout, sessionId, r)]));
+  requireFresh(sessionId, checks);
+  const decision = decide(sessionId, pre, checks, ids !== null);
+  result.skipped = decision.skipped;
+  result.warnings.push(...decision.warnings);
+  if (decision.promote.length === 0) return result;
+  const now = runtime.now();
+  const ledgers = new Map<string, { path: string; text: string }>();
+  for (const run of new Set(decision.promote.flatMap((p) => p.candidate.run_ids))) {
+    const abs = runPaths(layout, sessionId, run).delta;
+    ledgers.set(run, { path: rel(layout, abs), text: readTextIfExists(abs) ?? '' });
+  }
+  const sessionJson = sessionPaths(layout, sessionId).sessionJson;
+  const plan = planPromotion({
+    sessionId,
+    now,
+    loaded: loadCorpusFiles(layout),
+    items: decision.promote,
+    ledgers,
+    session: { path: rel(layout, sessionJson), text: readTextIfExists(sessionJson) ?? '' },
+  });
+  crashPoint('promote:before-intent');
+  if (plan.writes.length) {
+    const meta = {
+      kind: 'knowledge-promotion/1.0' as const,
+      session_id: sessionId,
+      at: now.toISOString(),
+      files: plan.files,
+      promoted: plan.promoted,
+    };
+    await commitPromotion(layout, plan, meta, runtime, options.lock);
+  }
+  result.promoted = sortById([...result.promoted, ...plan.promoted]);
+  result.files = [...new Set([...result.files, ...plan.writes.map((w) => w.path)])];
+  return result;
+}
+
+function rel(layout: WorkflowLayout, abs: string): string {
+  return relative(layout.workflow, abs).split('\\').join('/');
+}
+
+/** Promotion needs every run of the session: a damaged run or ledger is named (exit 2). */
+function refuseDamaged(sessionId: string, problems: readonly Issue[]): void {
+  const first = problems.find((p) => p.severity === 'error');
+  if (!first) return;
+  throw inputError('SESSION_DAMAGED', `cannot promote from session ${sessionId}: ${first.message}`, {
+    hint: first.hint ?? `repair or move aside ${first.file}; nothing was written`,
+    location: { file: first.file, line: first.line, column: first.column },
+  });
+}
+
+/**
+ * The result before anything new is written. Candidates an interrupted promotion of this session
+ * just completed are reported as it would have reported them (`replayed: true`), not as
+ * already promoted, so the outcome does not depend on where the crash happened.
+ */
+function baseResult(
+  sessionId: string,
+  ids: string[] | null,
+  pre: Preselection,
+  recovered: RecoveredPromotion | null,
+): PromotionResult {
+  const replayed: PromotedEntry[] = [];
+  if (recovered?.sessionId === sessionId) {
+    const wanted = new Set(ids ?? recovered.promoted.map((p) => p.candidate_id));
+    for (const p of recovered.promoted) if (wanted.has(p.candidate_id)) replayed.push({ ...p, replayed: true });
+  }
+  const done = new Set(replayed.map((p) => p.candidate_id));
+  const warnings: PromotionResult['warnings'] = [];
+  if (recovered && recovered.sessionId !== sessionId) {
+    warnings.push({
+      code: 'recovered_other_session',
+      candidate_id: null,
+      message: `completed an interrupted promotion of session ${recovered.sessionId} (${recovered.promoted.map((p) => p.candidate_id).join(', ')})`,
+    });
+  }
+  return {
+    schema_version: 'knowledge-promotion-result/1.0',
+    session_id: sessionId,
+    selection: ids ? 'explicit' : 'all',
+    promoted: sortById(replayed),
+    already_promoted: pre.already.filter((a) => !done.has(a.candidate_id)),
+    skipped: pre.skipped ?? emptySkipped(),
+    warnings,
+    recovered: recovered
+      ? {
+          intent_id: recovered.intentId,
+          session_id: recovered.sessionId,
+          candidate_ids: recovered.promoted.map((p) => p.candidate_id),
+        }
+      : null,
+    files: recovered?.files ?? [],
+  };
+}
+
+function sortById<T extends { candidate_id: string }>(items: T[]): T[] {
+  return items.sort((a, b) => (a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0));
+}

@@ -1,0 +1,217 @@
+import { inputError, refusedError } from '@maestro/core';
+import type { SummaryCandidate } from '@maestro/ledger';
+import type { CandidatePolicy, PromoteRequest, ReceiptCheck } from './model.js';
+import { candidatePolicy } from './policy.js';
+import {
+  type AlreadyPromotedEntry,
+  type PromotionWarningEntry,
+  SKIP_REASONS,
+  type SkippedEntry,
+  type SkipReason,
+} from './schemas.js';
+
+/**
+ * Selection is pure: the session's candidates, run statuses and receipt checks in, a decision out.
+ * `--all` skips what cannot be promoted and lists it by reason; an explicit selection of such a
+ * candidate is refused with the reason and the command that would unblock it.
+ */
+
+export type Skipped = Record<SkipReason, SkippedEntry[]>;
+
+export function emptySkipped(): Skipped {
+  return Object.fromEntries(SKIP_REASONS.map((r) => [r, []])) as unknown as Skipped;
+}
+
+/** The candidate ids a request names: every value split on commas, trimmed, deduplicated. */
+export function requestedIds(request: PromoteRequest): string[] | null {
+  const ids = [...new Set((request.candidates ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()))].filter(
+    Boolean,
+  );
+  if (request.all && ids.length) {
+    throw inputError('USAGE', 'use either --candidate <ids> or --all, not both', {
+      hint: `e.g. maestro knowledge promote ${request.sessionId} --all`,
+    });
+  }
+  if (!request.all && ids.length === 0) {
+    throw inputError('USAGE', 'select candidates with --candidate <id>[,<id>...] or --all', {
+      hint: `list them with: maestro knowledge review ${request.sessionId}`,
+    });
+  }
+  return request.all ? null : ids;
+}
+
+export interface Preselection {
+  /** Candidates to judge by their receipts: pending (or left promoting) with every run sealed. */
+  open: SummaryCandidate[];
+  /** The runs whose receipts must be fresh. */
+  runs: string[];
+  already: AlreadyPromotedEntry[];
+  skipped: Skipped;
+}
+
+const resolveCommand = (sessionId: string, cid: string, as: string) =>
+  `maestro knowledge review ${sessionId} --resolve ${cid} --as ${as} --reason "<why>"`;
+
+function sealCommand(sessionId: string, runId: string, status: string): string {
+  return status === 'running'
+    ? `maestro run complete ${runId} --session ${sessionId} --seal`
+    : `maestro run seal ${runId} --session ${sessionId}`;
+}
+
+function skip(c: SummaryCandidate, reason: string, command: string, policy?: CandidatePolicy): SkippedEntry {
+  const disposition = policy?.disposition ?? null;
+  const canonical = policy && policy.kind !== 'reaffirm' ? policy.canonicalId : null;
+  return { candidate_id: c.candidate_id, title: c.title, disposition, canonical_id: canonical, reason, command };
+}
+
+function refuseSelected(sessionId: string, items: { reason: SkipReason; entry: SkippedEntry }[]): never {
+  const lines = items.map((i) => `${i.entry.candidate_id}: ${i.entry.reason}`);
+  const commands = [...new Set(items.map((i) => i.entry.command))];
+  throw refusedError(
+    'CANDIDATE_NOT_PROMOTABLE',
+    `cannot promote ${items.length === 1 ? 'the selected candidate' : `${items.length} selected candidates`} of session ${sessionId}: ${lines.join('; ')}`,
+    { hint: `run ${commands.map((c) => `\`${c}\``).join(', then ')}; nothing was written`, details: { items } },
+  );
+}
+
+/**
+ * First pass, before receipts: unknown ids are bad input; promoted candidates are already done;
+ * rejected candidates and those with an unsealed source run are skipped (or refused when named).
+ */
+export function preselect(
+  sessionId: string,
+  candidates: readonly SummaryCandidate[],
+  runStatus: ReadonlyMap<string, string>,
+  ids: readonly string[] | null,
+): Preselection {
+  const byId = new Map(candidates.map((c) => [c.candidate_id, c]));
+  if (ids) {
+    const unknown = ids.filter((id) => !byId.has(id));
+    if (unknown.length) {
+      throw inputError('UNKNOWN_CANDIDATE', `unknown candidate id(s) in session ${sessionId}: ${unknown.join(', ')}`, {
+        hint: `list the candidates with: maestro knowledge review ${sessionId}`,
+      });
+    }
+  }
+  const chosen = ids ? ids.map((id) => byId.get(id)!) : [...candidates];
+  const out: Preselection = { open: [], runs: [], already: [], skipped: emptySkipped() };
+  const refused: { reason: SkipReason; entry: SkippedEntry }[] = [];
+  const put = (reason: SkipReason, entry: SkippedEntry) =>
+    ids ? refused.push({ reason, entry }) : out.skipped[reason].push(entry);
+  for (const c of [...chosen].sort(byCandidateId)) {
+    if (c.status === 'promoted') {
+      const r = c.promotion_receipt ?? null;
+      out.already.push({
+        candidate_id: c.candidate_id,
+        promoted_id: c.promoted_id,
+        outcome: r?.outcome ?? null,
+        promoted_at: r?.promoted_at ?? null,
+      });
+      continue;
+    }
+    if (c.status === 'rejected') {
+      const why = c.rejection?.reason ? `it was rejected: ${c.rejection.reason}` : 'it was rejected';
+      put('rejected', skip(c, why, resolveCommand(sessionId, c.candidate_id, 'unique')));
+      continue;
+    }
+    const unsealed = c.run_ids.filter((r) => runStatus.get(r) !== 'sealed');
+    if (unsealed.length) {
+      const list = unsealed.map((r) => `${c.candidate_id}:${r}`).join(', ');
+      const cmd = unsealed.map((r) => sealCommand(sessionId, r, runStatus.get(r) ?? 'completed')).join(' && ');
+      put('unsealed_run', skip(c, `its source run is not sealed (${list})`, cmd));
+      continue;
+    }
+    out.open.push(c);
+  }
+  if (refused.length) refuseSelected(sessionId, refused);
+  out.runs = [...new Set(out.open.flatMap((c) => c.run_ids))].sort();
+  return out;
+}
+
+/** Missing or stale receipts refuse the whole promotion (exit 1) with the one refresh command. */
+export function requireFresh(sessionId: string, checks: ReadonlyMap<string, ReceiptCheck>): void {
+  const missing = [...checks].filter(([, c]) => c.state === 'missing').map(([r]) => r);
+  const stale = [...checks].filter(([, c]) => c.state === 'stale');
+  if (!missing.length && !stale.length) return;
+  const hint = `run \`maestro knowledge review ${sessionId} --refresh\`, check the review, then promote again; nothing was written`;
+  if (missing.length) {
+    throw refusedError(
+      'RECEIPT_MISSING',
+      `session ${sessionId} has no reconciliation receipt for run(s) ${missing.join(', ')}`,
+      { hint, details: { missing, stale: stale.map(([r]) => r) } },
+    );
+  }
+  const why = stale.map(([r, c]) => `${r} (${c.state === 'stale' ? c.reasons.join(', ') : ''})`).join('; ');
+  throw refusedError('RECEIPT_STALE', `session ${sessionId} has stale reconciliation receipt(s): ${why}`, {
+    hint,
+    details: { stale: stale.map(([r]) => r) },
+  });
+}
+
+export interface Decision {
+  promote: { candidate: SummaryCandidate; policy: Extract<CandidatePolicy, { kind: 'create' | 'reaffirm' }> }[];
+  skipped: Skipped;
+  warnings: PromotionWarningEntry[];
+}
+
+const UNBLOCK: Record<'review_required' | 'suppressed' | 'conflict', string> = {
+  review_required: 'duplicate|related|conflict|supersede|unique',
+  suppressed: 'unique',
+  conflict: 'supersede',
+};
+
+/**
+ * Second pass, with fresh receipts: each open candidate's policy from the verdicts of all its
+ * runs. Blocked ones are skipped (or refused when named); observed-only ones get a warning.
+ */
+export function decide(
+  sessionId: string,
+  pre: Preselection,
+  checks: ReadonlyMap<string, ReceiptCheck>,
+  explicit: boolean,
+): Decision {
+  const out: Decision = { promote: [], skipped: pre.skipped, warnings: [] };
+  const refused: { reason: SkipReason; entry: SkippedEntry }[] = [];
+  const uncovered: string[] = [];
+  for (const c of pre.open) {
+    const verdicts = c.run_ids.map((r) => {
+      const check = checks.get(r);
+      return check?.state === 'fresh' ? check.verdicts.find((v) => v.candidate_id === c.candidate_id) : undefined;
+    });
+    if (verdicts.some((v) => v === undefined)) {
+      uncovered.push(c.candidate_id);
+      continue;
+    }
+    const policy = candidatePolicy(verdicts.map((v) => v!));
+    if (policy.kind === 'blocked') {
+      const entry = skip(
+        c,
+        `it is ${policy.reason === 'conflict' ? 'a confirmed conflict' : policy.reason} (${policy.disposition}): ${policy.detail}`,
+        resolveCommand(sessionId, c.candidate_id, UNBLOCK[policy.reason]),
+        policy,
+      );
+      if (explicit) refused.push({ reason: policy.reason, entry });
+      else out.skipped[policy.reason].push(entry);
+      continue;
+    }
+    out.promote.push({ candidate: c, policy });
+    if (c.stage === 'observed') {
+      out.warnings.push({
+        code: 'observed_only',
+        candidate_id: c.candidate_id,
+        message: `${c.candidate_id} was staged by one run only (${c.run_ids[0]}); promoted without corroboration`,
+      });
+    }
+  }
+  if (uncovered.length) {
+    throw refusedError('RECEIPT_STALE', `the receipts of session ${sessionId} do not cover ${uncovered.join(', ')}`, {
+      hint: `run \`maestro knowledge review ${sessionId} --refresh\`, then promote again; nothing was written`,
+    });
+  }
+  if (refused.length) refuseSelected(sessionId, refused);
+  return out;
+}
+
+function byCandidateId(a: { candidate_id: string }, b: { candidate_id: string }): number {
+  return a.candidate_id < b.candidate_id ? -1 : a.candidate_id > b.candidate_id ? 1 : 0;
+}
