@@ -96,6 +96,20 @@ export function loadCatalog(o: PackScopeOptions): LoadedCatalog {
     workspaceTrusted: o.workspaceTrusted,
     approved: new Set(o.approve ?? []),
   });
+  for (const pack of explicitPacks) {
+    const entry = catalog.entries.find((e) => e.pack === pack);
+    if (entry && entry.state !== 'active') {
+      const first = pack.issues.find((i) => i.severity === 'error');
+      throw inputError(
+        'PACK_NOT_USABLE',
+        `--pack ${pack.root}: the pack is ${entry.state}${first ? `: ${first.message}` : ''}`,
+        {
+          hint:
+            entry.state === 'invalid' ? `run \`maestro pack validate ${pack.root}\`` : 'drop the matching --disable',
+        },
+      );
+    }
+  }
   for (const name of explicitNames) {
     if (catalog.active.has(name)) continue;
     const known = [...catalog.active.keys()].sort();
