@@ -1,8 +1,5 @@
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
-import { describe, expect, it } from 'vitest';
-import { baseFront, write, writePack } from '../packages/packs/src/fixtures.test-util.js';
 import {
   ContextResolution,
   PackBuildOutput,
@@ -10,7 +7,10 @@ import {
   PackListOutput,
   PackResolveOutput,
   PackValidateOutput,
-} from '../packages/packs/src/index.js';
+} from '@maestro/packs';
+import { runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
+import { describe, expect, it } from 'vitest';
+import { baseFront, write, writePack } from '../packages/packs/src/fixtures.test-util.js';
 
 const NOW = '2026-05-06T09:10:00Z';
 

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ContextOutput } from '@maestro/packs';
 import { runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { baseFront, writePack } from '../packages/packs/src/fixtures.test-util.js';
-import { ContextOutput } from '../packages/packs/src/index.js';
 
 const NOW = '2026-05-06T09:10:00Z';
 
