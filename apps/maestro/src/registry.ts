@@ -43,6 +43,11 @@ export const COMMANDS: CommandEntry[] = [
   c('knowledge stage', 'Stage a knowledge candidate on a running run', () => import('./commands/knowledge-stage.js')),
   c('knowledge record', 'Record knowledge a running run used', () => import('./commands/knowledge-record.js')),
   c(
+    'knowledge promote',
+    'Promote reconciled candidates into specs/knowhow (explicit, fenced, replay-safe)',
+    () => import('./commands/knowledge-promote.js'),
+  ),
+  c(
     'knowledge audit',
     'Find problems; plan and apply a backed-up soft prune',
     () => import('./commands/knowledge-audit.js'),
