@@ -25,7 +25,7 @@ export type ReceiptCheck =
  * @maestro/reconcile's (`reconcileReceipts`). A damaged receipt throws the reader's named error.
  */
 export interface ReceiptSource {
-  check(layout: WorkflowLayout, sessionId: string, runId: string): ReceiptCheck;
+  check(layout: WorkflowLayout, sessionId: string, runId: string): ReceiptCheck | Promise<ReceiptCheck>;
 }
 
 /** What the command asks for: explicit candidate ids, or every pending eligible one. */

@@ -68,7 +68,8 @@ async function promoteLocked(
   const result = baseResult(sessionId, ids, pre, recovered);
   if (pre.open.length === 0) return result;
   const receipts = options.receipts ?? reconcileReceipts;
-  const checks = new Map<string, ReceiptCheck>(pre.runs.map((r) => [r, receipts.check(layout, sessionId, r)]));
+  const checks = new Map<string, ReceiptCheck>();
+  for (const r of pre.runs) checks.set(r, await receipts.check(layout, sessionId, r));
   requireFresh(sessionId, checks);
   const decision = decide(sessionId, pre, checks, ids !== null);
   result.skipped = decision.skipped;
