@@ -127,7 +127,11 @@ export function assembleIndex(forward: readonly ForwardDoc[], table: TermTable):
     for (let j = 0; j < fd.termIds.length; j++) {
       const pos = cursor[rank[fd.termIds[j]]]++;
       postDoc[pos] = d;
-      postTf.set(fd.tfs.subarray(j * 4, j * 4 + 4), pos * 4);
+      // four plain copies: a subarray per posting would allocate millions of views
+      postTf[pos * 4] = fd.tfs[j * 4];
+      postTf[pos * 4 + 1] = fd.tfs[j * 4 + 1];
+      postTf[pos * 4 + 2] = fd.tfs[j * 4 + 2];
+      postTf[pos * 4 + 3] = fd.tfs[j * 4 + 3];
     }
   }
   const docs = forward.map((f) => f.doc);
@@ -153,21 +157,25 @@ export function assembleIndex(forward: readonly ForwardDoc[], table: TermTable):
  */
 export function explodeIndex(index: SearchIndex, keep: Uint8Array, table: TermTable): (ForwardDoc | undefined)[] {
   const n = index.size;
+  const { postDoc, postTf, termStart, terms } = index;
   const count = new Uint32Array(n + 1);
-  for (let p = 0; p < index.postDoc.length; p++) if (keep[index.postDoc[p]]) count[index.postDoc[p] + 1]++;
+  for (let p = 0; p < postDoc.length; p++) if (postDoc[p] < n && keep[postDoc[p]]) count[postDoc[p] + 1]++;
   for (let d = 0; d < n; d++) count[d + 1] += count[d];
   const ids = new Uint32Array(count[n]);
   const tfs = new Uint8Array(count[n] * 4);
   const cursor = count.slice(0, n);
-  for (let t = 0; t < index.terms.length; t++) {
+  for (let t = 0; t < terms.length; t++) {
     let id = -1;
-    for (let p = index.termStart[t]; p < index.termStart[t + 1]; p++) {
-      const d = index.postDoc[p];
-      if (!keep[d]) continue;
-      if (id < 0) id = table.intern(index.terms[t]);
+    for (let p = termStart[t]; p < termStart[t + 1]; p++) {
+      const d = postDoc[p];
+      if (d >= n || !keep[d]) continue;
+      if (id < 0) id = table.intern(terms[t]);
       const pos = cursor[d]++;
       ids[pos] = id;
-      tfs.set(index.postTf.subarray(p * 4, p * 4 + 4), pos * 4);
+      tfs[pos * 4] = postTf[p * 4];
+      tfs[pos * 4 + 1] = postTf[p * 4 + 1];
+      tfs[pos * 4 + 2] = postTf[p * 4 + 2];
+      tfs[pos * 4 + 3] = postTf[p * 4 + 3];
     }
   }
   const out: (ForwardDoc | undefined)[] = new Array(n);

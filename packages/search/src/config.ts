@@ -41,11 +41,11 @@ export const RANKING = {
   coverageFloor: 0.6,
   /**
    * Time decay by the entry's `date`: factor = floor + (1 − floor) × 2^(−age / halfLife), age in days
-   * from the injected clock (future dates count as age 0). Undated entries get the factor of an
-   * entry exactly one half-life old.
+   * from the injected clock, in whole days (future dates count as age 0). Undated entries get the
+   * factor of an entry exactly one half-life old.
    */
   decayFloor: 0.6,
-  halfLifeDays: { spec: 365, knowhow: 180 } as Record<string, number>,
+  halfLifeDays: { spec: 365, knowhow: 180 },
 } as const;
 
 export const SELECTION = {
@@ -59,6 +59,11 @@ export const SELECTION = {
   mmrLambda: 0.85,
   /** Body characters that take part in the MMR similarity signature (with title, description, tags). */
   signatureBodyChars: 200,
+  /**
+   * Phrase queries: once the pool is full, check at most this many more candidates before
+   * stopping (the page is unaffected; the total becomes a lower bound).
+   */
+  phraseCheckBudget: 2000,
   /** The exploration slot needs a page of at least this many results. */
   explorationMinLimit: 4,
   /** ... and a candidate whose score is at least this fraction of the top score. */

@@ -112,6 +112,8 @@ export interface RankedHit {
 export interface Ranking {
   /** Entries that matched the query and passed every facet and filter (before paging). */
   total: number;
+  /** False when a phrase query stopped checking early: `total` is then a lower bound (the page is exact). */
+  total_exact: boolean;
   hits: RankedHit[];
   /** True when exposure counters were available, so an exploration slot could be used. */
   exploration_available: boolean;

@@ -32,6 +32,7 @@ describe('the persisted projection', () => {
     expect(IndexManifestSchema.parse(t.manifest()).entries).toBe(6);
     const second = await t.open();
     expect(second.status).toBe('fresh');
+    expect(second.index).toBe(first.index); // kept in memory while index.bin is unchanged
     expect(t.loadCorpus.calls).toBe(1);
     expect(ids(second.index, 'backoff')).toEqual(ids(first.index, 'backoff'));
     expect(second.index.body(0)).toBe(first.index.body(0));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LockTimeoutError, type WorkflowLayout, withLock } from '@maestro/fs';
 import type { Corpus } from '@maestro/spec';
@@ -8,7 +8,7 @@ import { INDEX_FORMAT, TOKENIZER_REVISION } from './config.js';
 import { CORPUS_DIRS, staleReason, statDirs } from './freshness.js';
 import { type IndexManifest, MANIFEST_SCHEMA } from './manifest.js';
 import type { SearchIndex } from './model.js';
-import { readIndexData, readManifest, searchIndexDir, writeIndexFiles } from './persist.js';
+import { DATA_FILE, readIndexData, readManifest, searchIndexDir, writeIndexFiles } from './persist.js';
 import { type PreviousIndex, updateIndex } from './update.js';
 
 export type IndexStatus = 'fresh' | 'revalidated' | 'updated' | 'built' | 'rebuilt';
@@ -42,9 +42,34 @@ export interface OpenedIndex {
 
 type Probe = { opened: OpenedIndex } | { prev: PreviousIndex | null; problem: string | null; rebuild: boolean };
 
+/**
+ * The index this process last opened or built, per index directory. A long-lived caller (a hook
+ * host, a benchmark) then pays only the manifest read and the stats per search, not a reload. The
+ * cached copy is used only while the manifest names the same build and index.bin is the same file
+ * (inode, size, mtime), so a replaced or damaged file is always read (and judged) again.
+ */
+const loaded = new Map<string, { key: string; index: SearchIndex }>();
+
+function dataKey(dir: string, manifest: IndexManifest): string | null {
+  const st = statSync(join(dir, DATA_FILE), { throwIfNoEntry: false });
+  return st ? `${manifest.build_id}:${st.ino}:${st.size}:${st.mtimeMs}` : null;
+}
+
+function readIndexCached(dir: string, manifest: IndexManifest): SearchIndex {
+  const key = dataKey(dir, manifest);
+  const hit = loaded.get(dir);
+  if (key && hit?.key === key) return hit.index;
+  const index = readIndexData(dir, manifest);
+  if (key) loaded.set(dir, { key, index });
+  return index;
+}
+
 /** Reads the stored index if it is intact and fresh; otherwise says what can be reused and why not. */
 function probe(layout: WorkflowLayout, dir: string, discard: string | undefined): Probe {
-  if (discard) return { prev: null, problem: discard, rebuild: true };
+  if (discard) {
+    loaded.delete(dir);
+    return { prev: null, problem: discard, rebuild: true };
+  }
   const read = readManifest(dir);
   if (read.kind === 'missing') return { prev: null, problem: null, rebuild: false };
   if (read.kind === 'corrupt') return { prev: null, problem: read.reason, rebuild: true };
@@ -54,7 +79,7 @@ function probe(layout: WorkflowLayout, dir: string, discard: string | undefined)
   }
   let index: SearchIndex;
   try {
-    index = readIndexData(dir, manifest);
+    index = readIndexCached(dir, manifest);
   } catch (err) {
     if (err instanceof CorruptIndexError) return { prev: null, problem: err.message, rebuild: true };
     throw err;
@@ -106,6 +131,8 @@ async function refresh(
     try {
       await writeIndexFiles(dir, manifest, data);
       persisted = true;
+      const key = dataKey(dir, manifest);
+      if (key) loaded.set(dir, { key, index: up.index });
     } catch (err) {
       warnings.push(`could not save the search index (${(err as Error).message}); searched from memory`);
     }

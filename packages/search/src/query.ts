@@ -22,11 +22,13 @@ const PHRASE = /["\u201c\u201d]([^"\u201c\u201d]*)["\u201c\u201d]/g;
 /**
  * Splits a query into free terms and quoted phrases. Words outside quotes are OR-ed and ranked by
  * BM25F; a quoted phrase must occur word for word (punctuation and case aside) in one field of the
- * entry. An unmatched quote is ignored.
+ * entry. An unmatched quote is ignored. With `phrases: false` quotes are plain punctuation (for
+ * prose such as an agent's prompt, where quoting is not a request for an exact match).
  */
-export function parseQuery(raw: string): ParsedQuery {
+export function parseQuery(raw: string, options: { phrases?: boolean } = {}): ParsedQuery {
   const text = raw.normalize('NFKC');
   const phrases: QueryPhrase[] = [];
+  if (options.phrases === false) return { raw, terms: queryTerms(text.replace(/["\u201c\u201d]/g, ' ')), phrases };
   for (const m of text.matchAll(PHRASE)) {
     const tokens = sequenceTokens(m[1]);
     if (tokens.length > 0) phrases.push({ text: m[1], tokens, terms: queryTerms(m[1]) });

@@ -104,7 +104,12 @@ export function rankIndex(
   });
   const top = scored.candidates[0]?.score ?? 0;
   const hits = selected.slice(o.offset, k).map((s, i) => toHit(index, q, s, o.offset + i + 1, top));
-  return { total: scored.total, hits, exploration_available: o.mode === 'balanced' && ctx.exposure !== null };
+  return {
+    total: scored.total,
+    total_exact: scored.totalExact,
+    hits,
+    exploration_available: o.mode === 'balanced' && ctx.exposure !== null,
+  };
 }
 
 /** `rankIndex` over an in-memory index of `entries`: the pure API for callers that hold a corpus. */

@@ -43,6 +43,9 @@ export const SearchOutputSchema = z
       include_deprecated: z.boolean(),
     }),
     total: z.number().int().min(0).describe('matches after facets and filters, before paging'),
+    total_exact: z
+      .boolean()
+      .describe('false when a phrase query stopped checking early: total is then a lower bound (the page is exact)'),
     offset: z.number().int().min(0),
     limit: z.number().int().min(1),
     count: z.number().int().min(0),

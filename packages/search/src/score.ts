@@ -1,8 +1,9 @@
 import { normalizeText } from '@maestro/core';
 import { FIELD_CONFIG, FIELDS, RANKING } from './config.js';
+import { bestK } from './heap.js';
 import { FLAG_DEPRECATED, FLAG_KNOWHOW, type RankOptions, type SearchIndex } from './model.js';
+import { verifyPhrases } from './phrase.js';
 import type { ParsedQuery } from './query.js';
-import { containsSequence, sequenceTokens } from './tokenize.js';
 
 /** Per-index facet keys, normalised on first use and reused by later queries (the warm path). */
 interface FacetKeys {
@@ -37,9 +38,31 @@ export function findTerm(terms: readonly string[], term: string): number {
 }
 
 export function decayFactor(knowhow: boolean, days: number, nowDays: number): number {
-  const half = RANKING.halfLifeDays[knowhow ? 'knowhow' : 'spec'];
+  const half = knowhow ? RANKING.halfLifeDays.knowhow : RANKING.halfLifeDays.spec;
   const age = Number.isNaN(days) ? half : Math.max(0, nowDays - days);
   return RANKING.decayFloor + (1 - RANKING.decayFloor) * 2 ** (-age / half);
+}
+
+/** Time-decay factors for one clock reading, computed per document on first use and kept for the day. */
+const decayCache = new WeakMap<SearchIndex, { day: number; values: Float32Array }>();
+
+function decayOf(index: SearchIndex, now: Date): (d: number) => number {
+  const nowDays = now.getTime() / DAY_MS;
+  const day = Math.floor(nowDays);
+  let c = decayCache.get(index);
+  if (!c || c.day !== day) {
+    c = { day, values: new Float32Array(index.size) };
+    decayCache.set(index, c);
+  }
+  const values = c.values;
+  return (d) => {
+    let v = values[d];
+    if (v === 0) {
+      v = decayFactor((index.flags[d] & FLAG_KNOWHOW) !== 0, index.dateDays[d], day);
+      values[d] = v;
+    }
+    return v;
+  };
 }
 
 function facetFilter(index: SearchIndex, prep: FacetKeys, o: RankOptions): (d: number) => boolean {
@@ -69,39 +92,6 @@ function facetFilter(index: SearchIndex, prep: FacetKeys, o: RankOptions): (d: n
   };
 }
 
-interface PhraseCheck {
-  tokens: readonly string[];
-  /**
-   * A necessary condition, tested first because it is native and cheap: the tokens in order,
-   * case-insensitively, separated only by non-letters. Only texts it accepts are tokenised.
-   */
-  loose: RegExp;
-}
-
-function phraseCheck(tokens: readonly string[]): PhraseCheck {
-  const esc = tokens.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return { tokens, loose: new RegExp(esc.join('[^\\p{L}\\p{N}]*'), 'iu') };
-}
-
-const NON_ASCII = /[^\x00-\x7f]/;
-
-/** Could `text` contain the phrase? ASCII text is already NFKC; other text is also tried normalised. */
-function mayHavePhrase(text: string, ph: PhraseCheck): boolean {
-  return ph.loose.test(text) || (NON_ASCII.test(text) && ph.loose.test(text.normalize('NFKC')));
-}
-
-function fieldHasPhrase(text: string, ph: PhraseCheck): boolean {
-  return !!text && mayHavePhrase(text, ph) && containsSequence(sequenceTokens(text), ph.tokens);
-}
-
-function phraseMatches(index: SearchIndex, d: number, ph: PhraseCheck): boolean {
-  const doc = index.doc(d);
-  const labels = [doc.title, doc.description ?? '', doc.category ?? '', ...doc.keywords];
-  // One loose test over the short fields together; the exact test then runs per field.
-  if (mayHavePhrase(labels.join('\n'), ph) && labels.some((f) => fieldHasPhrase(f, ph))) return true;
-  return fieldHasPhrase(index.body(d), ph);
-}
-
 export interface Candidate {
   doc: number;
   score: number;
@@ -110,20 +100,69 @@ export interface Candidate {
 }
 
 export interface Scored {
-  /** Every candidate that passed the facets, filters and phrases, best first, at most `pool`. */
+  /** The best candidates that passed the facets, filters and phrases, best first, at most `pool`. */
   candidates: Candidate[];
+  /** How many entries passed; a lower bound when `totalExact` is false. */
   total: number;
+  /** False when phrase checking stopped early (see `verifyPhrases`). */
+  totalExact: boolean;
 }
 
-/**
- * BM25F over the four fields, times query coverage and time decay; facets, status and phrases are
- * applied to every matching entry *before* the list is cut to the candidate pool, so a facet can
- * never hide a match that a truncated list dropped.
- */
-export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, now: Date, pool: number): Scored {
+interface Accumulated {
+  acc: Float64Array;
+  /** Sum of the idf of the query terms each document contains (for coverage). */
+  covered: Float64Array;
+  mask: Int32Array;
+  /** Documents with a non-zero score, in first-touch order. */
+  touched: number[];
+  /** Sum of the idf of every query term, found or not. */
+  queryIdf: number;
+}
+
+/** BM25F: Σ over query terms of idf × tf̃ / (k1 + tf̃), tf̃ = Σ_f w_f·tf_f / (1 − b_f + b_f·len_f/avglen_f). */
+function accumulate(index: SearchIndex, ranks: number[]): Accumulated {
   const n = index.size;
-  const ranks = q.terms.map((t) => findTerm(index.terms, t));
-  const phraseMasks = q.phrases.map((ph) => {
+  const { postDoc, postTf, lengths, termStart } = index;
+  // The four fields unrolled, with the per-field constants hoisted: this loop runs once per posting.
+  const [w0, w1, w2, w3] = FIELDS.map((f) => FIELD_CONFIG[f].weight);
+  const [b0, b1, b2, b3] = FIELDS.map((f) => FIELD_CONFIG[f].b);
+  const [s0, s1, s2, s3] = [b0, b1, b2, b3].map((b, f) => b / (index.avgLengths[f] || 1));
+  const k1 = RANKING.k1;
+  const acc = new Float64Array(n);
+  const covered = new Float64Array(n);
+  const mask = new Int32Array(n);
+  const touched: number[] = [];
+  let queryIdf = 0;
+  for (let i = 0; i < ranks.length; i++) {
+    const r = ranks[i];
+    const df = r < 0 ? 0 : termStart[r + 1] - termStart[r];
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    queryIdf += idf;
+    if (r < 0) continue;
+    const bit = i < 31 ? 1 << i : 0;
+    const end = termStart[r + 1];
+    for (let p = termStart[r]; p < end; p++) {
+      const d = postDoc[p];
+      if (d >= n) continue; // a damaged posting: never index past the documents
+      const q = p * 4;
+      const l = d * 4;
+      let tf = 0;
+      if (postTf[q] !== 0) tf += (w0 * postTf[q]) / (1 - b0 + s0 * lengths[l]);
+      if (postTf[q + 1] !== 0) tf += (w1 * postTf[q + 1]) / (1 - b1 + s1 * lengths[l + 1]);
+      if (postTf[q + 2] !== 0) tf += (w2 * postTf[q + 2]) / (1 - b2 + s2 * lengths[l + 2]);
+      if (postTf[q + 3] !== 0) tf += (w3 * postTf[q + 3]) / (1 - b3 + s3 * lengths[l + 3]);
+      if (acc[d] === 0) touched.push(d);
+      acc[d] += (idf * tf) / (k1 + tf);
+      covered[d] += idf;
+      mask[d] |= bit;
+    }
+  }
+  return { acc, covered, mask, touched, queryIdf };
+}
+
+/** Per phrase, the bits of the query terms it contains, or -1 when one of them is in no document. */
+function phraseMasks(q: ParsedQuery, ranks: number[]): number[] {
+  return q.phrases.map((ph) => {
     let m = 0;
     for (const t of ph.terms) {
       const i = q.terms.indexOf(t);
@@ -132,103 +171,50 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
     }
     return m;
   });
-  if (n === 0 || phraseMasks.includes(-1) || ranks.every((r) => r < 0)) return { candidates: [], total: 0 };
-  const avg = index.avgLengths;
-  const weights = FIELDS.map((f) => FIELD_CONFIG[f].weight);
-  const bs = FIELDS.map((f) => FIELD_CONFIG[f].b);
-  const acc = new Float64Array(n);
-  const covered = new Float64Array(n);
-  const mask = new Int32Array(n);
-  const touched: number[] = [];
-  const k1 = RANKING.k1;
-  let queryIdf = 0;
-  for (let i = 0; i < ranks.length; i++) {
-    const r = ranks[i];
-    const df = r < 0 ? 0 : index.termStart[r + 1] - index.termStart[r];
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    queryIdf += idf;
-    if (r < 0) continue;
-    const bit = i < 31 ? 1 << i : 0;
-    for (let p = index.termStart[r]; p < index.termStart[r + 1]; p++) {
-      const d = index.postDoc[p];
-      if (d >= n) continue; // a damaged posting: never index past the documents
-      let tf = 0;
-      for (let f = 0; f < 4; f++) {
-        const raw = index.postTf[p * 4 + f];
-        if (raw) tf += (weights[f] * raw) / (1 - bs[f] + (bs[f] * index.lengths[d * 4 + f]) / (avg[f] || 1));
-      }
-      if (acc[d] === 0) touched.push(d);
-      acc[d] += (idf * tf) / (k1 + tf);
-      covered[d] += idf;
-      mask[d] |= bit;
-    }
-  }
-  const pass = facetFilter(index, keysOf(index), o);
-  const checks = q.phrases.map((ph) => phraseCheck(ph.tokens));
-  const nowDays = now.getTime() / DAY_MS;
-  const top = new TopK(pool);
-  let total = 0;
-  for (const d of touched) {
-    if (!pass(d)) continue;
-    let ok = true;
-    for (let j = 0; j < q.phrases.length && ok; j++) {
-      ok = (mask[d] & phraseMasks[j]) === phraseMasks[j] && phraseMatches(index, d, checks[j]);
-    }
-    if (!ok) continue;
-    total++;
-    const coverage = queryIdf > 0 ? covered[d] / queryIdf : 1;
-    const factor = RANKING.coverageFloor + (1 - RANKING.coverageFloor) * coverage;
-    const decay = decayFactor((index.flags[d] & FLAG_KNOWHOW) !== 0, index.dateDays[d], nowDays);
-    top.push({ doc: d, score: acc[d] * factor * decay, mask: mask[d] });
-  }
-  return { candidates: top.sorted(), total };
+}
+
+/** The matches that passed, in parallel arrays (positions 0 .. count − 1). */
+export interface Passed {
+  docs: Int32Array;
+  scores: Float64Array;
+  count: number;
+  /** Per document: bit i set when query term i (i < 31) matched. */
+  mask: Int32Array;
 }
 
 /**
- * Keeps the best `k` candidates in a min-heap: higher score first, then lower document number
- * (corpus order: file, then position), so equal scores order the same way on every run.
+ * BM25F over the four fields, times query coverage and time decay. Facets and status are applied
+ * to every matching entry *before* the list is cut to the candidate pool, so a facet can never
+ * hide a match that a truncated list dropped. Phrases are checked best-first (`verifyPhrases`).
  */
-class TopK {
-  private readonly heap: Candidate[] = [];
-  constructor(private readonly k: number) {}
-
-  push(c: Candidate): void {
-    const h = this.heap;
-    if (h.length < this.k) {
-      h.push(c);
-      let i = h.length - 1;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!better(h[parent], h[i])) break;
-        [h[parent], h[i]] = [h[i], h[parent]];
-        i = parent;
-      }
-    } else if (this.k > 0 && better(c, h[0])) {
-      h[0] = c;
-      this.siftDown(0);
-    }
+export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, now: Date, pool: number): Scored {
+  const ranks = q.terms.map((t) => findTerm(index.terms, t));
+  const masks = phraseMasks(q, ranks);
+  if (index.size === 0 || masks.includes(-1) || ranks.every((r) => r < 0)) {
+    return { candidates: [], total: 0, totalExact: true };
   }
-
-  private siftDown(i: number): void {
-    const h = this.heap;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < h.length && better(h[worst], h[l])) worst = l;
-      if (r < h.length && better(h[worst], h[r])) worst = r;
-      if (worst === i) return;
-      [h[worst], h[i]] = [h[i], h[worst]];
-      i = worst;
-    }
+  const { acc, covered, mask, touched, queryIdf } = accumulate(index, ranks);
+  const pass = facetFilter(index, keysOf(index), o);
+  const decay = decayOf(index, now);
+  const needed = masks.reduce((a, m) => a | m, 0);
+  const passed: Passed = {
+    docs: new Int32Array(touched.length),
+    scores: new Float64Array(touched.length),
+    count: 0,
+    mask,
+  };
+  for (const d of touched) {
+    if ((mask[d] & needed) !== needed || !pass(d)) continue;
+    const coverage = queryIdf > 0 ? covered[d] / queryIdf : 1;
+    const factor = RANKING.coverageFloor + (1 - RANKING.coverageFloor) * coverage;
+    passed.docs[passed.count] = d;
+    passed.scores[passed.count++] = acc[d] * factor * decay(d);
   }
-
-  sorted(): Candidate[] {
-    return [...this.heap].sort((a, b) => b.score - a.score || a.doc - b.doc);
-  }
+  if (q.phrases.length > 0) return verifyPhrases(index, q, passed, pool);
+  const best = bestK(passed.docs, passed.scores, passed.count, pool);
+  return { candidates: best.map((i) => candidateAt(passed, i)), total: passed.count, totalExact: true };
 }
 
-/** True when a ranks above b. */
-function better(a: Candidate, b: Candidate): boolean {
-  return a.score > b.score || (a.score === b.score && a.doc < b.doc);
+export function candidateAt(p: Passed, i: number): Candidate {
+  return { doc: p.docs[i], score: p.scores[i], mask: p.mask[p.docs[i]] };
 }

@@ -95,3 +95,21 @@ describe('search()', () => {
     await expect(search(bare, 'x', {}, runtime)).rejects.toMatchObject({ code: 'NO_WORKFLOW', exitCode: 2 });
   });
 });
+
+describe('damage found while ranking', () => {
+  it('rebuilds once when a lazily decoded record is damaged', async () => {
+    const t = setup();
+    const good = await t.run('retry backoff', { recordExposure: false });
+    const path = join(t.layout.index, 'search/index.bin');
+    const bin = readFileSync(path);
+    const header = JSON.parse(bin.toString('utf8', 8, 8 + bin.readUInt32LE(4)));
+    const [at, len] = header.sections.records as [number, number];
+    bin.fill('#', at, at + len);
+    writeFileSync(path, bin);
+    const r = await t.run('retry backoff', { recordExposure: false });
+    expect(r.results).toEqual(good.results);
+    expect(r.index.status).toBe('rebuilt');
+    expect(r.warnings.join('\n')).toMatch(/unreadable \(record \d+ is not valid JSON\); rebuilt it/);
+    expect((await t.run('retry backoff', { recordExposure: false })).index.status).toBe('fresh');
+  });
+});

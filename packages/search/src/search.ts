@@ -14,7 +14,12 @@ export interface SearchOptions extends RankOptions {
   readOnly?: boolean;
   /** Count the returned results as shown (default true; always false with `readOnly`). */
   recordExposure?: boolean;
-  /** Override the corpus reader (tests); see `openSearchIndex`. */
+  /**
+   * Treat `"quoted text"` as a phrase that must match exactly (default true). Pass false for
+   * prose, e.g. an agent's prompt, where quotes are not query syntax.
+   */
+  phrases?: boolean;
+  /** Override the corpus reader (tests, or a caller that already loads the corpus); see `openSearchIndex`. */
   loadCorpus?: OpenIndexOptions['loadCorpus'];
 }
 
@@ -34,6 +39,8 @@ export interface SearchResult {
   };
   /** Matches after facets and filters, before paging. */
   total: number;
+  /** False when a phrase query stopped checking early: `total` is a lower bound; the page is exact. */
+  total_exact: boolean;
   offset: number;
   limit: number;
   count: number;
@@ -73,7 +80,7 @@ export async function search(
   let opened = await openSearchIndex(layout, openOptions);
   const wantsExposure = o.mode === 'balanced' && o.offset === 0;
   const exposure = wantsExposure ? readExposure(layout) : null;
-  const parsed = parseQuery(query);
+  const parsed = parseQuery(query, { phrases: options.phrases });
   const ctx = { now: runtime.now(), exposure: exposure?.counts ?? null };
   let ranking: Ranking;
   try {
@@ -110,6 +117,7 @@ export async function search(
       include_deprecated: o.includeDeprecated === true || o.status === 'deprecated',
     },
     total: ranking.total,
+    total_exact: ranking.total_exact,
     offset: o.offset,
     limit: o.limit,
     count: ranking.hits.length,

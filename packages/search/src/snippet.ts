@@ -97,7 +97,7 @@ export function makeSnippet(source: string, terms: readonly string[], phrases: r
     const s = o.at - start - lead + prefix.length;
     const e = o.end - start - lead + prefix.length;
     const last = highlights[highlights.length - 1];
-    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    if (last && s < last[1]) last[1] = Math.max(last[1], e);
     else highlights.push([s, e]);
   }
   return { text: prefix + body + (end < text.length ? '…' : ''), highlights };

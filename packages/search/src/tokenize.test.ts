@@ -64,3 +64,11 @@ describe('tokeniser', () => {
     expect(containsSequence(['a', 'b', 'c'], ['a', 'c'])).toBe(false);
   });
 });
+
+describe('plain queries', () => {
+  it('treat quotes as punctuation when phrases are off', () => {
+    const q = parseQuery('we "must" retry', { phrases: false });
+    expect(q.phrases).toEqual([]);
+    expect(q.terms).toEqual(['we', 'must', 'retry']);
+  });
+});
