@@ -43,6 +43,16 @@ export const COMMANDS: CommandEntry[] = [
   c('knowledge stage', 'Stage a knowledge candidate on a running run', () => import('./commands/knowledge-stage.js')),
   c('knowledge record', 'Record knowledge a running run used', () => import('./commands/knowledge-record.js')),
   c(
+    'knowledge review',
+    'Review reconciliation verdicts; --refresh reconciles, --resolve/--all-as decide',
+    () => import('./commands/knowledge-review.js'),
+  ),
+  c(
+    'knowledge backlog',
+    'Pending candidates across sessions; --expire-observed soft-rejects old ones',
+    () => import('./commands/knowledge-backlog.js'),
+  ),
+  c(
     'knowledge promote',
     'Promote reconciled candidates into specs/knowhow (explicit, fenced, replay-safe)',
     () => import('./commands/knowledge-promote.js'),

@@ -1,5 +1,15 @@
+export type { CorpusIndex } from './matcher/corpus-index.js';
 export { corpusIndex } from './matcher/corpus-index.js';
-export { MATCHER_REVISION, reconcile, SEVERITY_ORDER } from './matcher/reconcile.js';
+export {
+  FAMILY_LIMIT,
+  MATCH_LIMIT,
+  MATCHER_REVISION,
+  reconcile,
+  SEVERITY_ORDER,
+  STORE_LIMIT,
+} from './matcher/reconcile.js';
+export { RETRIEVAL_LIMIT } from './matcher/retrieve.js';
+export { THRESHOLDS } from './matcher/score.js';
 export { exactKey, matchNormalize } from './matcher/text.js';
 export type {
   CandidateAction,
@@ -14,3 +24,56 @@ export type {
   Resolution,
   Verdict,
 } from './matcher/types.js';
+export { BacklogOutput, jsonSchemas, ResolutionOutput, ReviewOutput } from './output-schemas.js';
+export type { BuildReceiptInput, TargetState } from './receipt/build.js';
+export { buildReceipt, CHOICE_EFFECT, choiceOf, countsOf } from './receipt/build.js';
+export type { CorpusFingerprint } from './receipt/fingerprint.js';
+export {
+  computeCorpusFingerprint,
+  corpusFiles,
+  corpusFingerprintSync,
+  FINGERPRINT_CACHE,
+  RACY_WINDOW_MS,
+} from './receipt/fingerprint.js';
+export type { Fences, FreshnessReport, ReceiptCheck } from './receipt/freshness.js';
+export { checkFreshness, checkReceipts, compareFences, receiptIsFresh } from './receipt/freshness.js';
+export {
+  keepCorruptCopy,
+  ReceiptCorruptError,
+  readReceipt,
+  receiptPath,
+  serializeReceipt,
+  writeReceipt,
+} from './receipt/io.js';
+export type { SnapshotCandidate } from './receipt/snapshot.js';
+export { candidateContentHash, candidateSnapshotHash } from './receipt/snapshot.js';
+export type {
+  Choice,
+  DroppedResolution,
+  Freshness,
+  Receipt,
+  ReceiptCandidate,
+  ReceiptResolution,
+} from './schemas.js';
+export {
+  CHOICES,
+  DISPOSITIONS,
+  DroppedResolutionSchema,
+  ELIGIBILITIES,
+  FingerprintCacheSchema,
+  FRESHNESS,
+  MatchSchema,
+  ReceiptCandidateSchema,
+  ReceiptSchema,
+  ResolutionSchema,
+} from './schemas.js';
+export type { BacklogChange, BacklogItem, BacklogOptions, BacklogResult } from './session/backlog.js';
+export { EXPIRY_PREFIX, knowledgeBacklog } from './session/backlog.js';
+export type { ReconcileRunResult, ReconcileSessionResult } from './session/reconcile-session.js';
+export { reconcileSession } from './session/reconcile-session.js';
+export type { ResolutionResult, ResolvedCandidate, ResolveRequest } from './session/resolve.js';
+export { resolveCandidates } from './session/resolve.js';
+export type { ReviewCandidate, ReviewMatch, ReviewTarget, ReviewView } from './session/review.js';
+export { reviewSession } from './session/review.js';
+export type { RunState } from './session/run-state.js';
+export { runState } from './session/run-state.js';

@@ -144,18 +144,19 @@ function evidenceFor(
 ): string[] {
   const T = THRESHOLDS;
   const out: string[] = [];
+  // Decisive signals first: they are what a reviewer needs to see in the first two lines.
   if (exact) out.push('normalized content hash matches');
-  if (c.store !== d.store) out.push(`different knowledge store (${c.store} vs ${d.store})`);
-  if (s.semantic >= T.evidence) out.push(`semantic similarity ${s.semantic.toFixed(3)}`);
-  if (s.title >= T.evidence) out.push(`title similarity ${s.title.toFixed(3)}`);
-  if (related) out.push('recorded knowledge or graph relation');
   if (p.conflict?.kind === 'stance') out.push('opposite normative stance');
   if (p.conflict?.kind === 'numeric') out.push(`different values: ${p.conflict.detail}`);
   if (p.conflict?.kind === 'choice') out.push(`different choice: ${p.conflict.detail}`);
+  if (relation === 'supersede_candidate' && c.feats.supersede) out.push('candidate announces a replacement');
   if (p.scope === 'disjoint') out.push('different scope (not a conflict)');
   else if (p.scope !== 'same')
     out.push(`candidate scope is ${p.scope} than the entry's`.replace('overlap than', 'overlapping'));
-  if (relation === 'supersede_candidate' && c.feats.supersede) out.push('candidate announces a replacement');
+  if (c.store !== d.store) out.push(`different knowledge store (${c.store} vs ${d.store})`);
+  if (related) out.push('recorded knowledge or graph relation');
+  if (s.semantic >= T.evidence) out.push(`semantic similarity ${s.semantic.toFixed(3)}`);
+  if (s.title >= T.evidence) out.push(`title similarity ${s.title.toFixed(3)}`);
   if (!exact && novelty > T.novelty) out.push(`novel token share ${novelty.toFixed(3)}`);
   if (!exact) out.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
   return out.length ? out : ['bounded semantic neighborhood'];

@@ -1,0 +1,169 @@
+import type { Issue, Runtime } from '@maestro/core';
+import type { WorkflowLayout } from '@maestro/fs';
+import { type SessionSummary, summarizeSession } from '@maestro/ledger';
+import { type Corpus, loadCorpus } from '@maestro/spec';
+import { MATCHER_REVISION, reconcile } from '../matcher/reconcile.js';
+import { RETRIEVAL_LIMIT } from '../matcher/retrieve.js';
+import { buildReceipt, type TargetState } from '../receipt/build.js';
+import { computeCorpusFingerprint } from '../receipt/fingerprint.js';
+import { compareFences, type Fences } from '../receipt/freshness.js';
+import { keepCorruptCopy, ReceiptCorruptError, readReceipt, writeReceipt } from '../receipt/io.js';
+import type { Freshness, Receipt } from '../schemas.js';
+import { type RunState, runState } from './run-state.js';
+
+export interface ReconcileRunResult {
+  run_id: string;
+  /** State before this command; `corrupt` only with `refresh` (otherwise a damaged receipt throws). */
+  before: Freshness | 'corrupt';
+  after: Freshness;
+  reasons: string[];
+  regenerated: boolean;
+  candidates: number;
+  carried_over: number;
+  dropped: number;
+  /** Where a damaged receipt was kept before it was rewritten. */
+  corrupt_copy: string | null;
+}
+
+export interface ReconcileSessionResult {
+  session_id: string;
+  corpus_fingerprint: string;
+  matcher_revision: string;
+  runs: ReconcileRunResult[];
+  problems: Issue[];
+}
+
+/** The session-wide state reconcile, review and resolve share (internal). */
+export interface SessionReceipts extends ReconcileSessionResult {
+  summary: SessionSummary;
+  fences: Map<string, Fences>;
+  receipts: Map<string, Receipt | null>;
+  states: Map<string, RunState>;
+  /** Loaded only when something had to be regenerated. */
+  corpus: Corpus | null;
+}
+
+/**
+ * Reconciles a session: every valid run with candidates gets its receipt checked against the
+ * three fences; with `refresh`, missing, stale and damaged receipts are regenerated (confirmed
+ * resolutions carried over where they still hold). Without `refresh` nothing is written, and a
+ * damaged receipt throws `ReceiptCorruptError`. The corpus is fingerprinted once and parsed at
+ * most once.
+ */
+export async function reconcileSession(
+  layout: WorkflowLayout,
+  sessionId: string,
+  options: { refresh?: boolean },
+  runtime: Runtime,
+): Promise<ReconcileSessionResult> {
+  const all = await loadSessionReceipts(layout, sessionId, options, runtime);
+  return {
+    session_id: all.session_id,
+    corpus_fingerprint: all.corpus_fingerprint,
+    matcher_revision: all.matcher_revision,
+    runs: all.runs,
+    problems: all.problems,
+  };
+}
+
+export async function loadSessionReceipts(
+  layout: WorkflowLayout,
+  sessionId: string,
+  options: { refresh?: boolean },
+  runtime: Runtime,
+): Promise<SessionReceipts> {
+  const summary = summarizeSession(layout, sessionId);
+  const { fingerprint } = await computeCorpusFingerprint(layout);
+  const out: SessionReceipts = {
+    session_id: sessionId,
+    corpus_fingerprint: fingerprint,
+    matcher_revision: MATCHER_REVISION,
+    runs: [],
+    problems: [...summary.problems],
+    summary,
+    fences: new Map(),
+    receipts: new Map(),
+    states: new Map(),
+    corpus: null,
+  };
+  for (const run of summary.runs) {
+    const state = runState(layout, sessionId, run.run_id);
+    out.states.set(run.run_id, state);
+    out.problems.push(...state.problems);
+    const expected: Fences = {
+      candidate_snapshot_hash: state.candidate_snapshot_hash,
+      corpus_fingerprint: fingerprint,
+      matcher_revision: MATCHER_REVISION,
+    };
+    out.fences.set(run.run_id, expected);
+    let receipt: Receipt | null = null;
+    let corrupt = false;
+    try {
+      receipt = readReceipt(layout, sessionId, run.run_id);
+    } catch (err) {
+      if (!(err instanceof ReceiptCorruptError) || !options.refresh) throw err;
+      corrupt = true;
+    }
+    const check = compareFences(receipt, expected, sessionId, run.run_id);
+    const row: ReconcileRunResult = {
+      run_id: run.run_id,
+      before: corrupt ? 'corrupt' : check.state,
+      after: check.state,
+      reasons: corrupt ? ['receipt is damaged'] : check.reasons,
+      regenerated: false,
+      candidates: state.candidates.length,
+      carried_over: 0,
+      dropped: 0,
+      corrupt_copy: null,
+    };
+    if (
+      options.refresh &&
+      (corrupt || check.state !== 'fresh') &&
+      (state.candidates.length > 0 || receipt || corrupt)
+    ) {
+      if (corrupt) row.corrupt_copy = keepCorruptCopy(layout, sessionId, run.run_id, runtime);
+      out.corpus ??= loadCorpus(layout);
+      receipt = regenerate(out.corpus, state, expected, sessionId, receipt, runtime);
+      await writeReceipt(layout, receipt);
+      row.after = 'fresh';
+      row.regenerated = true;
+      row.carried_over = receipt.candidates.filter(
+        (c) => c.resolution?.carried_over_at === receipt?.generated_at,
+      ).length;
+      row.dropped = receipt.dropped_resolutions?.length ?? 0;
+    }
+    out.receipts.set(run.run_id, receipt);
+    out.runs.push(row);
+  }
+  return out;
+}
+
+/** Target facts for carry-over, from the corpus (deprecated entries included). */
+export function targetStates(corpus: Corpus): Map<string, TargetState> {
+  return new Map(corpus.entries.map((e) => [e.id, { status: e.status, contentHash: e.contentHash }]));
+}
+
+function regenerate(
+  corpus: Corpus,
+  state: RunState,
+  fences: Fences,
+  sessionId: string,
+  prior: Receipt | null,
+  runtime: Runtime,
+): Receipt {
+  const now = runtime.now().toISOString();
+  const verdicts = reconcile(state.candidates, corpus, { seeds: state.seeds, now });
+  return buildReceipt({
+    sessionId,
+    runId: state.run_id,
+    candidates: state.candidates,
+    verdicts,
+    candidateSnapshotHash: fences.candidate_snapshot_hash,
+    corpusFingerprint: fences.corpus_fingerprint,
+    matcherRevision: fences.matcher_revision,
+    generatedAt: now,
+    prior,
+    targets: targetStates(corpus),
+    retrievalLimit: RETRIEVAL_LIMIT,
+  });
+}
