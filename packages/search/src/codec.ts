@@ -200,12 +200,13 @@ export function indexBuildId(buf: Buffer): string {
   return readHeader(buf).build_id;
 }
 
-/** Reads `index.bin`; throws `CorruptIndexError` on any inconsistency (never returns a half index). */
-export function decodeIndex(input: Buffer): { index: SearchIndex; buildId: string } {
-  // Typed-array views need aligned offsets; a pooled or sliced Buffer may not be.
-  const buf = input.byteOffset % 8 === 0 ? input : Buffer.from(new Uint8Array(input));
-  const h = readHeader(buf);
-  const [n, p] = [h.docs, h.postings];
+type Tables = Pick<SearchIndex, 'terms' | 'termStart' | 'postDoc' | 'postTf' | 'lengths' | 'flags' | 'dateDays'> & {
+  recordIndex: Uint32Array;
+  textIndex: Uint32Array;
+};
+
+/** Views every fixed-size section in place (no copy) and parses the term list. */
+function viewTables(buf: Buffer, h: Header): Tables {
   const sec = (s: SectionName) => h.sections[s];
   const at = (s: SectionName) => buf.byteOffset + sec(s)[0];
   const u32 = (s: SectionName) => new Uint32Array(buf.buffer, at(s), sec(s)[1] >>> 2);
@@ -215,75 +216,81 @@ export function decodeIndex(input: Buffer): { index: SearchIndex; buildId: strin
   } catch {
     throw new CorruptIndexError('section terms is not valid JSON');
   }
-  const termStart = u32('termStart');
-  const postDoc = u32('postDoc');
-  const postTf = new Uint8Array(buf.buffer, at('postTf'), sec('postTf')[1]);
-  const lengths = u32('lengths');
-  const flags = new Uint8Array(buf.buffer, at('flags'), sec('flags')[1]);
-  const dateDays = new Float64Array(buf.buffer, at('dateDays'), sec('dateDays')[1] >>> 3);
-  const recordIndex = u32('recordIndex');
-  const textIndex = u32('textIndex');
-  if (!Array.isArray(terms) || terms.length !== h.terms || termStart.length !== terms.length + 1) {
+  return {
+    terms,
+    termStart: u32('termStart'),
+    postDoc: u32('postDoc'),
+    postTf: new Uint8Array(buf.buffer, at('postTf'), sec('postTf')[1]),
+    lengths: u32('lengths'),
+    flags: new Uint8Array(buf.buffer, at('flags'), sec('flags')[1]),
+    dateDays: new Float64Array(buf.buffer, at('dateDays'), sec('dateDays')[1] >>> 3),
+    recordIndex: u32('recordIndex'),
+    textIndex: u32('textIndex'),
+  };
+}
+
+/**
+ * Every size and offset checked against the header: O(terms + documents). The postings are not
+ * scanned (that would cost a pass over the whole index on every cold search); scoring skips a
+ * document number past the end instead.
+ */
+function checkTables(t: Tables, h: Header): void {
+  const n = h.docs;
+  const p = h.postings;
+  if (!Array.isArray(t.terms) || t.terms.length !== h.terms || t.termStart.length !== t.terms.length + 1) {
     throw new CorruptIndexError('the term table does not match its offsets');
   }
-  if (
-    lengths.length !== n * 4 ||
-    flags.length !== n ||
-    dateDays.length !== n ||
-    recordIndex.length !== n * 2 ||
-    textIndex.length !== n * 2
-  ) {
-    throw new CorruptIndexError('the document tables do not match the document count');
-  }
-  if (postDoc.length !== p || postTf.length !== p * 4 || termStart[terms.length] !== p) {
+  const perDoc = [
+    t.lengths.length / 4,
+    t.flags.length,
+    t.dateDays.length,
+    t.recordIndex.length / 2,
+    t.textIndex.length / 2,
+  ];
+  if (perDoc.some((x) => x !== n)) throw new CorruptIndexError('the document tables do not match the document count');
+  if (t.postDoc.length !== p || t.postTf.length !== p * 4 || t.termStart[t.terms.length] !== p) {
     throw new CorruptIndexError('the postings do not match their offsets');
   }
-  for (let t = 0; t < terms.length; t++) {
-    if (termStart[t] > termStart[t + 1]) throw new CorruptIndexError('term offsets are not increasing');
+  for (let i = 0; i < t.terms.length; i++) {
+    if (t.termStart[i] > t.termStart[i + 1]) throw new CorruptIndexError('term offsets are not increasing');
   }
   for (const [table, s] of [
-    [recordIndex, 'records'],
-    [textIndex, 'text'],
+    [t.recordIndex, 'records'],
+    [t.textIndex, 'text'],
   ] as const) {
     for (let d = 0; d < n; d++) {
-      if (table[d * 2] + table[d * 2 + 1] > sec(s)[1]) throw new CorruptIndexError(`section ${s} is truncated`);
+      if (table[d * 2] + table[d * 2 + 1] > h.sections[s][1]) throw new CorruptIndexError(`section ${s} is truncated`);
     }
   }
-  // Postings are not scanned here (that would cost a pass over the whole index on every cold
-  // search); scoring skips a document number past the end instead.
+}
+
+/** Reads `index.bin`; throws `CorruptIndexError` on any inconsistency (never returns a half index). */
+export function decodeIndex(input: Buffer): { index: SearchIndex; buildId: string } {
+  // Typed-array views need aligned offsets; a pooled or sliced Buffer may not be.
+  const buf = input.byteOffset % 8 === 0 ? input : Buffer.from(new Uint8Array(input));
+  const h = readHeader(buf);
+  const t = viewTables(buf, h);
+  checkTables(t, h);
   const slice = (table: Uint32Array, s: SectionName, d: number) => {
-    const from = sec(s)[0] + table[d * 2];
+    const from = h.sections[s][0] + table[d * 2];
     return buf.toString('utf8', from, from + table[d * 2 + 1]);
   };
-  const cache: (IndexDoc | undefined)[] = new Array(n);
+  const cache: (IndexDoc | undefined)[] = new Array(h.docs);
   const doc = (d: number) => {
     let v = cache[d];
     if (!v) {
       let tuple: DocTuple;
       try {
-        tuple = JSON.parse(slice(recordIndex, 'records', d)) as DocTuple;
+        tuple = JSON.parse(slice(t.recordIndex, 'records', d)) as DocTuple;
       } catch {
         throw new CorruptIndexError(`record ${d} is not valid JSON`);
       }
-      v = cache[d] = fromTuple(tuple);
+      v = fromTuple(tuple);
+      cache[d] = v;
     }
     return v;
   };
+  const { recordIndex, textIndex, ...tables } = t;
   const body = (d: number) => slice(textIndex, 'text', d);
-  return {
-    index: {
-      size: n,
-      doc,
-      body,
-      flags,
-      dateDays,
-      terms,
-      termStart,
-      postDoc,
-      postTf,
-      lengths,
-      avgLengths: h.avg_lengths,
-    },
-    buildId: h.build_id,
-  };
+  return { index: { ...tables, size: h.docs, doc, body, avgLengths: h.avg_lengths }, buildId: h.build_id };
 }

@@ -135,3 +135,19 @@ describe('results', () => {
     expect(rankEntries([entry('S-a', { content: 'the and of' })], 'the of', {}, CTX).hits).toEqual([]);
   });
 });
+
+describe('phrase checking budget', () => {
+  it('keeps the page exact but reports a lower-bound total when too many candidates would need checking', () => {
+    const near = Array.from({ length: 2200 }, (_, i) => entry(`knowhow-n${i}`, { content: `alpha gamma beta ${i}` }));
+    const hits = Array.from({ length: 60 }, (_, i) =>
+      entry(`S-h${i}`, { title: 'alpha beta', content: `alpha beta ${i}` }),
+    );
+    const r = rankEntries([...near, ...hits], '"alpha beta"', { mode: 'relevance', limit: 10 }, CTX);
+    expect(r.hits).toHaveLength(10);
+    expect(r.hits.every((h) => h.id.startsWith('S-h'))).toBe(true);
+    expect(r.total_exact).toBe(false);
+    expect(r.total).toBeGreaterThanOrEqual(40);
+    const small = rankEntries([...near.slice(0, 100), ...hits], '"alpha beta"', { mode: 'relevance' }, CTX);
+    expect(small).toMatchObject({ total: 60, total_exact: true });
+  });
+});

@@ -5,9 +5,9 @@ import type { EntryStatus, KnowledgeStore } from '@maestro/spec';
 import { CorruptIndexError } from './codec.js';
 import { readExposure, recordExposure } from './exposure.js';
 import type { RankedHit, Ranking, RankOptions, SearchMode } from './model.js';
-import { type IndexStatus, type OpenIndexOptions, openSearchIndex } from './open.js';
+import { type IndexStatus, type OpenedIndex, type OpenIndexOptions, openSearchIndex } from './open.js';
 import { parseQuery } from './query.js';
-import { checkRankOptions, rankIndex } from './rank.js';
+import { type CheckedRankOptions, checkRankOptions, rankIndex } from './rank.js';
 
 export interface SearchOptions extends RankOptions {
   /** A hermetic probe: neither the index nor the exposure counters are written. */
@@ -52,19 +52,7 @@ export interface SearchResult {
   warnings: string[];
 }
 
-/**
- * Searches the project's knowledge: opens (and if needed updates) the projection, ranks, and
- * records the shown ids as exposure. Search is exposure only: it never records `consumed`,
- * never writes specs or knowhow, and exposure never changes a score. Throws an input error
- * (exit 2) for an empty query, bad options, or a directory without `.workflow/`.
- */
-export async function search(
-  layout: WorkflowLayout,
-  query: string,
-  options: SearchOptions = {},
-  runtime: Runtime = systemRuntime,
-): Promise<SearchResult> {
-  const o = checkRankOptions(options);
+function checkInput(layout: WorkflowLayout, query: string): void {
   if (!query.trim()) {
     throw inputError('SEARCH_EMPTY_QUERY', 'the search query is empty', {
       hint: 'pass words to look for, e.g. `maestro search "retry backoff"`; quote a phrase to match it exactly',
@@ -75,36 +63,30 @@ export async function search(
       hint: 'run `maestro init` here, or pass --workflow-root <project root>',
     });
   }
-  const readOnly = options.readOnly === true;
-  const openOptions: OpenIndexOptions = { persist: !readOnly, loadCorpus: options.loadCorpus };
-  let opened = await openSearchIndex(layout, openOptions);
-  const wantsExposure = o.mode === 'balanced' && o.offset === 0;
-  const exposure = wantsExposure ? readExposure(layout) : null;
-  const parsed = parseQuery(query, { phrases: options.phrases });
-  const ctx = { now: runtime.now(), exposure: exposure?.counts ?? null };
-  let ranking: Ranking;
+}
+
+/** Ranks on the opened index; damage inside a lazily decoded record can surface only now: rebuild once. */
+async function rankOpened(
+  layout: WorkflowLayout,
+  openOptions: OpenIndexOptions,
+  rank: (opened: OpenedIndex) => Ranking,
+): Promise<{ opened: OpenedIndex; ranking: Ranking }> {
+  const opened = await openSearchIndex(layout, openOptions);
   try {
-    ranking = rankIndex(opened.index, parsed, o, ctx);
+    return { opened, ranking: rank(opened) };
   } catch (err) {
-    // Records are decoded lazily, so damage inside one can surface only now: rebuild once.
     if (!(err instanceof CorruptIndexError)) throw err;
-    opened = await openSearchIndex(layout, { ...openOptions, discard: err.message });
-    ranking = rankIndex(opened.index, parsed, o, ctx);
+    const rebuilt = await openSearchIndex(layout, { ...openOptions, discard: err.message });
+    return { opened: rebuilt, ranking: rank(rebuilt) };
   }
-  const warnings = [...opened.warnings, ...opened.issues];
-  if (exposure?.warning) warnings.push(exposure.warning);
-  if (parsed.terms.length === 0) {
-    warnings.push('the query has no searchable words (stop words and one-letter words are ignored)');
-  }
-  let recorded = false;
-  if (!readOnly && options.recordExposure !== false && ranking.hits.length > 0) {
-    const failed = await recordExposure(
-      layout,
-      ranking.hits.map((h) => h.id),
-    );
-    if (failed) warnings.push(failed);
-    recorded = failed === null;
-  }
+}
+
+function toResult(
+  query: string,
+  o: CheckedRankOptions,
+  ranking: Ranking,
+  opened: OpenedIndex,
+): Omit<SearchResult, 'exposure_recorded' | 'warnings'> {
   return {
     schema_version: SEARCH_RESULT_SCHEMA,
     query,
@@ -123,13 +105,50 @@ export async function search(
     count: ranking.hits.length,
     results: ranking.hits,
     exploration_available: ranking.exploration_available,
-    exposure_recorded: recorded,
     index: {
       status: opened.status,
       entries: opened.index.size,
       reindexed: opened.reindexed,
       persisted: opened.persisted,
     },
-    warnings,
   };
+}
+
+/**
+ * Searches the project's knowledge: opens (and if needed updates) the projection, ranks, and
+ * records the shown ids as exposure. Search is exposure only: it never records `consumed`,
+ * never writes specs or knowhow, and exposure never changes a score. Throws an input error
+ * (exit 2) for an empty query, bad options, or a directory without `.workflow/`.
+ */
+export async function search(
+  layout: WorkflowLayout,
+  query: string,
+  options: SearchOptions = {},
+  runtime: Runtime = systemRuntime,
+): Promise<SearchResult> {
+  const o = checkRankOptions(options);
+  checkInput(layout, query);
+  const readOnly = options.readOnly === true;
+  // Counters are read only when an exploration slot is possible (balanced mode, first page).
+  const exposure = o.mode === 'balanced' && o.offset === 0 ? readExposure(layout) : null;
+  const parsed = parseQuery(query, { phrases: options.phrases });
+  const ctx = { now: runtime.now(), exposure: exposure?.counts ?? null };
+  const { opened, ranking } = await rankOpened(layout, { persist: !readOnly, loadCorpus: options.loadCorpus }, (x) =>
+    rankIndex(x.index, parsed, o, ctx),
+  );
+  const warnings = [...opened.warnings, ...opened.issues];
+  if (exposure?.warning) warnings.push(exposure.warning);
+  if (parsed.terms.length === 0) {
+    warnings.push('the query has no searchable words (stop words and one-letter words are ignored)');
+  }
+  let recorded = false;
+  if (!readOnly && options.recordExposure !== false && ranking.hits.length > 0) {
+    const failed = await recordExposure(
+      layout,
+      ranking.hits.map((h) => h.id),
+    );
+    if (failed) warnings.push(failed);
+    recorded = failed === null;
+  }
+  return { ...toResult(query, o, ranking, opened), exposure_recorded: recorded, warnings };
 }

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { CTX, entry } from '../test/entries.js';
+import { buildIndex } from './build.js';
+import { CorruptIndexError, decodeIndex, encodeIndex } from './codec.js';
+import { parseManifest } from './manifest.js';
+import { rankIndex } from './rank.js';
+import { IndexManifestSchema } from './schemas.js';
+
+const corpus = [
+  entry('S-1', {
+    title: 'Retry with backoff',
+    content: 'Retry failed calls with exponential backoff.',
+    keywords: ['retry'],
+  }),
+  entry('S-2', {
+    title: '知识图谱',
+    content: '用图谱表示依赖关系',
+    category: 'arch',
+    date: null,
+    status: 'deprecated',
+  }),
+  entry('knowhow-x', { title: 'parseJsonText', content: 'Emoji 🚀 and ﬁ ligatures survive.', description: 'one line' }),
+];
+
+describe('index.bin', () => {
+  it('round-trips: the decoded index ranks, labels and quotes exactly like the built one', () => {
+    const built = buildIndex(corpus);
+    const { index, buildId } = decodeIndex(encodeIndex(built, 'abc123'));
+    expect(buildId).toBe('abc123');
+    expect(index.size).toBe(3);
+    for (let d = 0; d < 3; d++) {
+      expect(index.doc(d)).toEqual(built.doc(d));
+      expect(index.body(d)).toBe(built.body(d));
+    }
+    expect(index.avgLengths).toEqual(built.avgLengths);
+    expect([...index.flags]).toEqual([0, 2, 1]);
+    for (const q of ['retry', '图', 'json', '"exponential backoff"']) {
+      const o = { includeDeprecated: true };
+      expect(rankIndex(index, q, o, CTX)).toEqual(rankIndex(built, q, o, CTX));
+    }
+  });
+
+  it('decodes from an unaligned buffer', () => {
+    const bytes = encodeIndex(buildIndex(corpus), 'x');
+    const shifted = Buffer.alloc(bytes.length + 3);
+    bytes.copy(shifted, 3);
+    expect(decodeIndex(shifted.subarray(3)).index.doc(0).id).toBe('S-1');
+  });
+
+  it('rejects damage with a CorruptIndexError naming the problem', () => {
+    const bytes = encodeIndex(buildIndex(corpus), 'x');
+    const header = JSON.parse(bytes.toString('utf8', 8, 8 + bytes.readUInt32LE(4)));
+    const cases: [Buffer, RegExp][] = [
+      [Buffer.from('nope'), /not a search index file/],
+      [bytes.subarray(0, 40), /header is truncated/],
+      [bytes.subarray(0, bytes.length - 8), /outside the file/],
+      [
+        (() => {
+          const b = Buffer.from(bytes);
+          b.writeUInt32LE(999, header.sections.termStart[0] + 4);
+          return b;
+        })(),
+        /term offsets are not increasing|postings do not match/,
+      ],
+    ];
+    for (const [buf, msg] of cases) {
+      expect(() => decodeIndex(buf)).toThrow(CorruptIndexError);
+      expect(() => decodeIndex(buf)).toThrow(msg);
+    }
+  });
+
+  it('encodes an empty corpus', () => {
+    const { index } = decodeIndex(encodeIndex(buildIndex([]), 'e'));
+    expect(index.size).toBe(0);
+    expect(rankIndex(index, 'anything', {}, CTX).hits).toEqual([]);
+  });
+});
+
+describe('manifest.json checks', () => {
+  const good = {
+    schema_version: 'search-index-manifest/1.0',
+    format: 1,
+    tokenizer: 'tok-1',
+    build_id: 'b',
+    built_at_ms: 1,
+    entries: 1,
+    data_bytes: 10,
+    dirs: [{ path: 'specs', mtime_ms: null }],
+    files: [{ path: 'specs/a.md', size: 1, mtime_ms: 2, hash: 'h', first: 0, count: 1 }],
+    issues: [],
+  };
+
+  it('accept exactly what the published schema accepts', () => {
+    expect(IndexManifestSchema.parse(good)).toEqual(good);
+    expect(parseManifest(JSON.stringify(good))).toEqual(good);
+    const broken = [
+      { ...good, schema_version: 'x' },
+      { ...good, files: [{ ...good.files[0], hash: 3 }] },
+      { ...good, dirs: [{ path: 'specs' }] },
+      { ...good, built_at_ms: 'yesterday' },
+    ];
+    for (const b of broken) {
+      expect(IndexManifestSchema.safeParse(b).success).toBe(false);
+      expect(() => parseManifest(JSON.stringify(b))).toThrow(/does not have the search-index-manifest\/1.0 shape/);
+    }
+    expect(() => parseManifest('{')).toThrow(/not valid JSON/);
+  });
+});
