@@ -21,11 +21,12 @@ export type ReceiptCheck =
   | { state: 'fresh'; verdicts: ReceiptVerdict[] };
 
 /**
- * Reads and fence-checks receipts. Promotion calls it under the corpus lock; the default is
- * @maestro/reconcile's (`reconcileReceipts`). A damaged receipt throws the reader's named error.
+ * Reads and fence-checks the receipts of some runs of a session (one corpus fingerprint for all).
+ * Promotion calls it under the corpus lock; the default is @maestro/reconcile's
+ * (`reconcileReceipts`). A damaged receipt throws the reader's named error.
  */
 export interface ReceiptSource {
-  check(layout: WorkflowLayout, sessionId: string, runId: string): ReceiptCheck | Promise<ReceiptCheck>;
+  check(layout: WorkflowLayout, sessionId: string, runIds: readonly string[]): Promise<Map<string, ReceiptCheck>>;
 }
 
 /** What the command asks for: explicit candidate ids, or every pending eligible one. */

@@ -34,15 +34,23 @@ export function receiptFile(verdicts: ReceiptVerdict[], stale = false): string {
 
 /** Reads `knowledge-reconciliation.json` as written by `receiptFile`; missing → missing. */
 export const fileReceipts: ReceiptSource = {
-  check(layout, sessionId, runId): ReceiptCheck {
-    let text: string;
-    try {
-      text = readFileSync(runPaths(layout, sessionId, runId).receipt, 'utf8');
-    } catch {
-      return { state: 'missing' };
+  async check(layout, sessionId, runIds) {
+    const out = new Map<string, ReceiptCheck>();
+    for (const runId of runIds) {
+      let text: string;
+      try {
+        text = readFileSync(runPaths(layout, sessionId, runId).receipt, 'utf8');
+      } catch {
+        out.set(runId, { state: 'missing' });
+        continue;
+      }
+      const r = JSON.parse(text) as { stale: boolean; candidates: ReceiptVerdict[] };
+      out.set(
+        runId,
+        r.stale ? { state: 'stale', reasons: ['corpus_fingerprint'] } : { state: 'fresh', verdicts: r.candidates },
+      );
     }
-    const r = JSON.parse(text) as { stale: boolean; candidates: ReceiptVerdict[] };
-    return r.stale ? { state: 'stale', reasons: ['corpus_fingerprint'] } : { state: 'fresh', verdicts: r.candidates };
+    return out;
   },
 };
 

@@ -11,7 +11,7 @@ import {
 import { listRuns, readSession, runPaths, sessionPaths, summarizeSession } from '@maestro/ledger';
 import { loadCorpusFiles, recoverSpecEdit, requireWorkflow } from '@maestro/spec';
 import { commitPromotion, type RecoveredPromotion, recoverPromotion } from './journal.js';
-import type { PromoteRequest, ReceiptCheck, ReceiptSource } from './model.js';
+import type { PromoteRequest, ReceiptSource } from './model.js';
 import { planPromotion } from './plan.js';
 import { reconcileReceipts } from './receipts.js';
 import type { PromotedEntry, PromotionResult } from './schemas.js';
@@ -68,8 +68,7 @@ async function promoteLocked(
   const result = baseResult(sessionId, ids, pre, recovered);
   if (pre.open.length === 0) return result;
   const receipts = options.receipts ?? reconcileReceipts;
-  const checks = new Map<string, ReceiptCheck>();
-  for (const r of pre.runs) checks.set(r, await receipts.check(layout, sessionId, r));
+  const checks = await receipts.check(layout, sessionId, pre.runs);
   requireFresh(sessionId, checks);
   const decision = decide(sessionId, pre, checks, ids !== null);
   result.skipped = decision.skipped;
