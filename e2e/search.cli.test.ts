@@ -1,6 +1,6 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyDir, readTree, runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
+import { copyDir, readTree, runMaestro, runMaestroAsync, tmpDir, tmpProject } from '@maestro/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // e2e may depend only on the root's devDependencies, so the schema comes from the package source.
 import { SearchOutputSchema } from '../packages/search/src/schemas.js';
@@ -244,6 +244,23 @@ describe('the projection is derived state', () => {
     const log = readFileSync(join(root, '.workflow/.index/search/exposure.jsonl'), 'utf8');
     expect(log.trim().split('\n')).toHaveLength(2);
     expect(readTree(join(root, '.workflow/sessions'))).toEqual({});
+  });
+
+  test('concurrent first searches all succeed and leave one consistent index', async () => {
+    const root = project().root;
+    rmSync(join(root, '.workflow/.index'), { recursive: true, force: true });
+    const args = ['search', 'retry', 'utc', '--mode', 'relevance', '--json', '--workflow-root', root];
+    const runs = await Promise.all([1, 2, 3, 4].map(() => runMaestroAsync(args, { env })));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const results = runs.map((r) => JSON.stringify(r.json<SearchResult>().results));
+    expect(new Set(results).size).toBe(1);
+    const after = json(['retry', 'utc', '--mode', 'relevance'], root);
+    expect(after.index.status).toMatch(/fresh|revalidated/);
+    expect(JSON.stringify(after.results)).toBe(results[0]);
+    expect(readFileSync(join(root, '.workflow/.index/search/exposure.jsonl'), 'utf8').trim().split('\n')).toHaveLength(
+      5,
+    );
+    expect(Object.keys(readTree(join(root, '.workflow/.index'))).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });
 
   test('--read-only writes nothing at all', () => {
