@@ -151,3 +151,12 @@ describe('phrase checking budget', () => {
     expect(small).toMatchObject({ total: 60, total_exact: true });
   });
 });
+
+describe('long queries', () => {
+  it('report matched terms past the 31st query word', () => {
+    const filler = Array.from({ length: 40 }, (_, i) => `filler${i}`).join(' ');
+    const r = rankEntries([entry('S-a', { content: 'rotate the signing key' })], `${filler} signing key`, {}, CTX);
+    expect(r.hits[0].matched_terms).toEqual(['signing', 'key']);
+    expect(r.hits[0].highlights).toHaveLength(2);
+  });
+});

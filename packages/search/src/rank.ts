@@ -4,7 +4,7 @@ import { buildIndex } from './build.js';
 import { LIMITS, SELECTION } from './config.js';
 import type { RankContext, RankedHit, Ranking, RankOptions, SearchIndex } from './model.js';
 import { type ParsedQuery, parseQuery } from './query.js';
-import { scoreQuery } from './score.js';
+import { findTerm, scoreQuery } from './score.js';
 import { type Selected, selectResults } from './select.js';
 import { makeSnippet } from './snippet.js';
 
@@ -47,9 +47,28 @@ export function checkRankOptions(o: RankOptions = {}): CheckedRankOptions {
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
+/** True when document `d` is in the posting list of term `r` (postings are sorted by document). */
+function hasPosting(index: SearchIndex, r: number, d: number): boolean {
+  let lo = index.termStart[r];
+  let hi = index.termStart[r + 1] - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const x = index.postDoc[mid];
+    if (x === d) return true;
+    if (x < d) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 function toHit(index: SearchIndex, q: ParsedQuery, s: Selected, rank: number, top: number): RankedHit {
   const doc = index.doc(s.c.doc);
-  const matched = q.terms.filter((_, i) => i < 31 && (s.c.mask & (1 << i)) !== 0);
+  // The mask holds the first 31 terms; a longer query (a pasted prompt) looks the rest up.
+  const matched = q.terms.filter((t, i) => {
+    if (i < 31) return (s.c.mask & (1 << i)) !== 0;
+    const r = findTerm(index.terms, t);
+    return r >= 0 && hasPosting(index, r, s.c.doc);
+  });
   const source = index.body(s.c.doc).trim() ? index.body(s.c.doc) : (doc.description ?? '');
   const snippet = makeSnippet(
     source,
