@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workflowLayout } from '@maestro/fs';
 import { loadCorpus } from '@maestro/spec';
-import { copyDir, sessionTree, type Tree, writeTree } from '@maestro/test-utils';
+import { type CandidateSpec, copyDir, sessionTree, type Tree, writeTree } from '@maestro/test-utils';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { distinct, idOf, leftovers, m, promotedState, refresh, resolveSupersede } from './promote-helpers.js';
 
@@ -13,12 +13,12 @@ import { distinct, idOf, leftovers, m, promotedState, refresh, resolveSupersede 
 const S = '20260102-crash';
 const R = '20260102-001-plan';
 const LONG = { title: 'Long guide', content: `${'Shard keys follow the tenant boundary always. '.repeat(50)}fin` };
-const CANDIDATES = [
+const CANDIDATES: CandidateSpec[] = [
   distinct(1, { category: 'arch' }),
   distinct(2, { category: 'nonsense' }),
   distinct(3, { target: 'knowhow' }),
   LONG,
-  { title: 'Cache policy', content: 'Cache results for 10 minutes.', action: 'supersede' as const, category: 'coding' },
+  { title: 'Cache policy', content: 'Cache results for 10 minutes.', action: 'supersede', category: 'coding' },
 ];
 
 let template: string;

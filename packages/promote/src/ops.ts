@@ -2,11 +2,14 @@ import { contentHash, environmentError, refusedError } from '@maestro/core';
 import { parseDelta, SessionRecordSchema, serializeDelta, serializeSession } from '@maestro/ledger';
 import {
   appendSpecEntry,
+  type KnowledgeEntry,
   knowhowEntry,
   locateEntries,
   parseKnowhowFile,
   parseSpecFile,
   SEED_FILES,
+  type SpecEntryNode,
+  type SpecFileModel,
   seedFileText,
   serializeSpecFile,
   setKnowhowFields,
@@ -35,19 +38,35 @@ function seedFor(path: string): string {
   return seed ? seedFileText(seed) : '';
 }
 
-function applySpec(path: string, text: string | null, ops: readonly FileOp[]): string {
+/** A spec file already parsed by the caller (the planner has the corpus loaded): skips a re-parse. */
+export interface ParsedSpecFile {
+  model: SpecFileModel;
+  entries: readonly KnowledgeEntry[];
+}
+
+/** Each entry node (null for legacy entries) with its segment index and view, in file order. */
+function located(parsed: ParsedSpecFile) {
+  const out: { node: SpecEntryNode | null; id: string; segmentIndex: number }[] = [];
+  let v = 0;
+  parsed.model.segments.forEach((s, i) => {
+    if (s.kind === 'text') return;
+    out.push({ node: s.kind === 'entry' ? s : null, id: parsed.entries[v++].id, segmentIndex: i });
+  });
+  return out;
+}
+
+function applySpec(path: string, text: string | null, ops: readonly FileOp[], pre?: ParsedSpecFile): string {
   let out = text ?? seedFor(path);
-  const model = parseSpecFile(out, path).value;
-  const located = locateEntries(model, path);
+  const parsed = pre ?? parseForEdit(out, path);
+  const entries = located(parsed);
   const sets = ops.filter((o): o is Op<'set-attributes'> => o.kind === 'set-attributes');
   if (sets.length) {
-    const segments = [...model.segments];
+    const segments = [...parsed.model.segments];
     let changed = false;
     for (const op of sets) {
-      const found = located.find((l) => l.entry.id === op.id);
+      const found = entries.find((l) => l.id === op.id);
       if (!found?.node) throw recoveryConflict(path, `entry ${op.id} is gone or has no tag to edit`);
-      const node = segments[found.segmentIndex];
-      if (node.kind !== 'entry') continue;
+      const node = segments[found.segmentIndex] as SpecEntryNode;
       const current = Object.fromEntries(node.attributes.map((a) => [a.name, a.value]));
       const changes = Object.fromEntries(
         Object.entries(op.changes).filter(([k, v]) => (v === null ? k in current : current[k] !== v)),
@@ -56,15 +75,22 @@ function applySpec(path: string, text: string | null, ops: readonly FileOp[]): s
       segments[found.segmentIndex] = withAttributes(node, changes);
       changed = true;
     }
-    if (changed) out = serializeSpecFile({ ...model, segments });
+    if (changed) out = serializeSpecFile({ ...parsed.model, segments });
   }
-  const ids = new Set(located.map((l) => l.entry.id));
+  // Appended in one go: appending "a" then "b" gives exactly the bytes of appending "a\n\nb".
+  const ids = new Set(entries.map((l) => l.id));
+  const blocks: string[] = [];
   for (const op of ops) {
     if (op.kind !== 'append-entry' || ids.has(op.sid)) continue;
-    out = appendSpecEntry(out, op.block);
+    blocks.push(op.block);
     ids.add(op.sid);
   }
-  return out;
+  return blocks.length ? appendSpecEntry(out, blocks.join('\n\n')) : out;
+}
+
+function parseForEdit(text: string, path: string): ParsedSpecFile {
+  const model = parseSpecFile(text, path).value;
+  return { model, entries: locateEntries(model, path).map((l) => l.entry) };
 }
 
 function applyKnowhow(path: string, text: string | null, ops: readonly FileOp[]): string {
@@ -132,11 +158,19 @@ function applySession(path: string, text: string | null, ops: readonly FileOp[],
   return serializeSession({ ...session, revision: session.revision + 1, updated_at: at });
 }
 
-/** The file's text after the plan's operations; `text` is null when the file does not exist. */
-export function applyFilePlan(plan: Pick<FilePlan, 'path' | 'kind' | 'ops'>, text: string | null, at: string): string {
+/**
+ * The file's text after the plan's operations; `text` is null when the file does not exist.
+ * `parsed` may pass a spec file's model and entries when the caller already parsed `text`.
+ */
+export function applyFilePlan(
+  plan: Pick<FilePlan, 'path' | 'kind' | 'ops'>,
+  text: string | null,
+  at: string,
+  parsed?: ParsedSpecFile,
+): string {
   switch (plan.kind) {
     case 'spec':
-      return applySpec(plan.path, text, plan.ops);
+      return applySpec(plan.path, text, plan.ops, parsed);
     case 'knowhow':
       return applyKnowhow(plan.path, text, plan.ops);
     case 'ledger':

@@ -79,7 +79,9 @@ class PlanBuilder {
     const writes: PromotionPlan['writes'] = [];
     for (const f of files) {
       const before = this.texts.get(f.path) ?? null;
-      const content = applyFilePlan(f, before, at);
+      const loaded = this.input.loaded.specs.find((s) => s.file === f.path);
+      const parsed = loaded && before === loaded.text ? { model: loaded.model, entries: loaded.entries } : undefined;
+      const content = applyFilePlan(f, before, at, parsed);
       if (content !== before) writes.push({ path: f.path, content });
     }
     return { files, writes, promoted };

@@ -32,6 +32,14 @@ function render(r: PromotionResult): string {
   return lines.join('\n');
 }
 
+/** Warnings for stderr; many observed-only promotions are one line (--json keeps each). */
+function warningLines(r: PromotionResult): string[] {
+  const observed = r.warnings.filter((w) => w.code === 'observed_only');
+  const rest = r.warnings.filter((w) => w.code !== 'observed_only').map((w) => w.message);
+  if (observed.length <= 3) return [...observed.map((w) => w.message), ...rest];
+  return [`${observed.length} candidates were staged by one run only; promoted without corroboration`, ...rest];
+}
+
 export const command: CommandModule = {
   usage,
   summary: 'Promote reconciled candidates into specs/knowhow (explicit, fenced, replay-safe)',
@@ -52,6 +60,6 @@ export const command: CommandModule = {
       { sessionId, candidates: allValues(args, 'candidate'), all: args.values.all === true },
       ctx.runtime,
     );
-    return { data: r, text: render(r), warnings: r.warnings.map((w) => `warning: ${w.message}`) };
+    return { data: r, text: render(r), warnings: warningLines(r) };
   },
 };
