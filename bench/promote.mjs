@@ -20,7 +20,7 @@ const AT = '2026-01-02T00:00:00.000Z';
 const NOW = '2026-07-01T00:00:00.000Z';
 const S = '20260102-bench';
 const R = '20260102-001-bench';
-const REPS = Number(process.env.BENCH_REPS ?? 3);
+const REPS = Number(process.env.BENCH_REPS ?? 5);
 const CATS = ['coding', 'arch', 'debug', 'test', 'review', 'learning', 'ui', 'other'];
 const SYL = ['ka', 'lu', 'mi', 'no', 're', 'sa', 'ti', 'vo', 'ze', 'qua', 'bri', 'dro', 'fle', 'gno', 'plu', 'stra'];
 
@@ -148,8 +148,7 @@ for (let i = 0; i < REPS; i++) {
   noop.push(timed(dir, ['knowledge', 'promote', S, '--all', '--json']).ms);
   rmSync(dir, { recursive: true, force: true });
 }
-if (!process.env.KEEP) rmSync(base, { recursive: true, force: true });
-else console.log(base);
+rmSync(base, { recursive: true, force: true });
 const promoted = last.promoted.length;
 const skipped = Object.values(last.skipped).reduce((n, l) => n + l.length, 0);
 
