@@ -138,6 +138,7 @@ function applyLedger(path: string, text: string | null, ops: readonly FileOp[], 
     c.status = 'promoted';
     c.promoted_id = op.promoted_id;
     c.promotion_receipt = { ...op.receipt };
+    if (c.rejection) c.rejection = null;
     changed = true;
   }
   if (!changed) return text;

@@ -27,8 +27,8 @@ function verdictPolicy(v: ReceiptVerdict): CandidatePolicy {
     return { kind: 'blocked', reason: 'conflict', ...base, detail: `confirmed conflict: ${v.resolution?.reason}` };
   }
   // A reaffirmation restates an entry: recorded against it (no new entry), even when the text
-  // is an exact duplicate, which would otherwise be suppressed.
-  if (v.reaffirms && (v.promotion_eligibility === 'eligible' || v.disposition === 'exact_duplicate' || confirmed(v))) {
+  // duplicates it, which would otherwise be suppressed or wait for review.
+  if (v.reaffirms) {
     return { kind: 'reaffirm', entryId: v.reaffirms, disposition: v.disposition };
   }
   if (v.promotion_eligibility === 'suppressed') {

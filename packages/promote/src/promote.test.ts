@@ -202,6 +202,40 @@ describe('promote', () => {
     expect(ledger(root).candidates[0].promotion_receipt?.outcome).toBe('reaffirmed');
   });
 
+  test('a reaffirm resolved as duplicate (rejected in the ledger) is still recorded as reaffirmed', async () => {
+    const existing =
+      '<spec-entry category="coding" keywords="x" date="2026-01-01" sid="S-20260101-keep" title="Pin deps">\n\n### Pin deps\n\nPin every dependency.\n\n</spec-entry>\n';
+    const a = 'Pin each and every dependency version.';
+    const b = 'A rejected plain proposal.';
+    const root = project({
+      files: { '.workflow/specs/coding-conventions.md': existing },
+      runs: [
+        {
+          runId: R1,
+          candidates: [
+            { content: a, action: 'reaffirm', status: 'rejected' },
+            { content: b, status: 'rejected' },
+          ],
+          verdicts: [
+            verdict(cid(a), {
+              disposition: 'semantic_duplicate',
+              promotion_eligibility: 'suppressed',
+              canonical_id: 'S-20260101-keep',
+              reaffirms: 'S-20260101-keep',
+              resolution: { status: 'confirmed', reason: 'same rule', resolved_at: NOW },
+            }),
+            verdict(cid(b)),
+          ],
+        },
+      ],
+    });
+    const r = await run(root, { all: true });
+    expect(r.promoted).toEqual([expect.objectContaining({ candidate_id: cid(a), outcome: 'reaffirmed' })]);
+    expect(r.skipped.rejected.map((x) => x.candidate_id)).toEqual([cid(b)]);
+    const c = ledger(root).candidates.find((x) => x.candidate_id === cid(a));
+    expect(c).toMatchObject({ status: 'promoted', promoted_id: 'S-20260101-keep' });
+  });
+
   test('a stale or missing receipt refuses (exit 1) with the refresh command; nothing is written', async () => {
     const content = 'Fence me.';
     for (const spec of [{ stale: true }, { verdicts: undefined, noReceipt: true }]) {

@@ -66,7 +66,7 @@ describe('selection', () => {
     expect(r.promoted.map((p) => p.candidate_id)).toEqual([cid(A)]);
     expect(r.skipped.review_required.map((s) => s.candidate_id)).toEqual([cid(B)]);
     expect(r.skipped.review_required[0].command).toBe(
-      `maestro knowledge review ${S} --resolve ${cid(B)} --as duplicate|related|conflict|supersede|unique --reason "<why>"`,
+      `maestro knowledge review ${S} --resolve ${cid(B)} --as related --target S-1 --reason "<why>"`,
     );
     expect(r.skipped.suppressed.map((s) => s.candidate_id)).toEqual([cid(C)]);
     expect(r.skipped.suppressed[0]).toMatchObject({ disposition: 'exact_duplicate', canonical_id: 'S-2' });
@@ -87,9 +87,9 @@ describe('selection', () => {
   });
 
   test.each([
-    [B, 'review_required', '--as duplicate|related|conflict|supersede|unique'],
+    [B, 'review_required', '--as related --target S-1'],
     [C, 'suppressed', '--as unique'],
-    [D, 'a confirmed conflict', '--as supersede'],
+    [D, 'a confirmed conflict', '--as unique'],
     [E, 'rejected', '--as unique'],
     ['Unsealed rule.', 'not sealed', `maestro run seal ${R2} --session ${S}`],
   ])(

@@ -64,6 +64,11 @@ function skip(c: SummaryCandidate, reason: string, command: string, policy?: Can
   return { candidate_id: c.candidate_id, title: c.title, disposition, canonical_id: canonical, reason, command };
 }
 
+function rejectedSkip(sessionId: string, c: SummaryCandidate): SkippedEntry {
+  const why = c.rejection?.reason ? `it was rejected: ${c.rejection.reason}` : 'it was rejected';
+  return skip(c, why, resolveCommand(sessionId, c.candidate_id, 'unique'));
+}
+
 function refuseSelected(sessionId: string, items: { reason: SkipReason; entry: SkippedEntry }[]): never {
   const lines = items.map((i) => `${i.entry.candidate_id}: ${i.entry.reason}`);
   const commands = [...new Set(items.map((i) => i.entry.command))];
@@ -109,16 +114,16 @@ export function preselect(
       });
       continue;
     }
-    if (c.status === 'rejected') {
-      const why = c.rejection?.reason ? `it was rejected: ${c.rejection.reason}` : 'it was rejected';
-      put('rejected', skip(c, why, resolveCommand(sessionId, c.candidate_id, 'unique')));
+    // A rejected `reaffirm` may still be recorded as a reaffirmation: its receipt decides.
+    if (c.status === 'rejected' && c.action !== 'reaffirm') {
+      put('rejected', rejectedSkip(sessionId, c));
       continue;
     }
     const unsealed = c.run_ids.filter((r) => runStatus.get(r) !== 'sealed');
     if (unsealed.length) {
-      const list = unsealed.map((r) => `${c.candidate_id}:${r}`).join(', ');
       const cmd = unsealed.map((r) => sealCommand(sessionId, r, runStatus.get(r) ?? 'completed')).join(' && ');
-      put('unsealed_run', skip(c, `its source run is not sealed (${list})`, cmd));
+      const runs = unsealed.length === 1 ? `run ${unsealed[0]} is` : `runs ${unsealed.join(', ')} are`;
+      put('unsealed_run', skip(c, `its source ${runs} not sealed`, cmd));
       continue;
     }
     out.open.push(c);
@@ -154,11 +159,19 @@ export interface Decision {
   warnings: PromotionWarningEntry[];
 }
 
-const UNBLOCK: Record<'review_required' | 'suppressed' | 'conflict', string> = {
-  review_required: 'duplicate|related|conflict|supersede|unique',
-  suppressed: 'unique',
-  conflict: 'supersede',
-};
+/**
+ * The resolution that would make a blocked candidate promotable: replace the entry it supersedes
+ * or conflicts with, keep it beside a related one, or call it new. Review lists every choice.
+ */
+function unblockAs(policy: Extract<CandidatePolicy, { kind: 'blocked' }>): string {
+  const target = policy.canonicalId ? ` --target ${policy.canonicalId}` : '';
+  if (!target || policy.reason === 'suppressed') return 'unique';
+  if (policy.reason === 'conflict' || ['supersede_candidate', 'potential_conflict'].includes(policy.disposition)) {
+    return `supersede${target}`;
+  }
+  if (['semantic_duplicate', 'extends', 'related'].includes(policy.disposition)) return `related${target}`;
+  return 'unique';
+}
 
 /**
  * Second pass, with fresh receipts: each open candidate's policy from the verdicts of all its
@@ -183,11 +196,16 @@ export function decide(
       continue;
     }
     const policy = candidatePolicy(verdicts.map((v) => v!));
+    if (c.status === 'rejected' && policy.kind !== 'reaffirm') {
+      if (explicit) refused.push({ reason: 'rejected', entry: rejectedSkip(sessionId, c) });
+      else out.skipped.rejected.push(rejectedSkip(sessionId, c));
+      continue;
+    }
     if (policy.kind === 'blocked') {
       const entry = skip(
         c,
         `it is ${policy.reason === 'conflict' ? 'a confirmed conflict' : policy.reason} (${policy.disposition}): ${policy.detail}`,
-        resolveCommand(sessionId, c.candidate_id, UNBLOCK[policy.reason]),
+        resolveCommand(sessionId, c.candidate_id, unblockAs(policy)),
         policy,
       );
       if (explicit) refused.push({ reason: policy.reason, entry });
