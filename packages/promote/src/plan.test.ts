@@ -200,4 +200,29 @@ describe('preflight (before anything is written)', () => {
     });
     expect(corpus.byId.get(r.promoted[0].promoted_id)?.supersedes).toEqual(['knowhow-tip-20250101-old-tip']);
   });
+
+  test('a target file that is not UTF-8 is named (exit 2) and left as it is; a damaged entry before ours stays damaged', async () => {
+    const content = 'Lands in learnings.';
+    const latin1 = Buffer.from('# Learnings\n\ncaf\xe9\n', 'latin1');
+    const root = project({ runs: [{ runId: R1, candidates: [{ content }] }] });
+    const { mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
+    mkdirSync(`${root}/.workflow/specs`, { recursive: true });
+    writeFileSync(`${root}/.workflow/specs/learnings.md`, latin1);
+    const err = await refusal(run(root, { all: true }));
+    expect(err).toMatchObject({ code: 'FILE_NOT_UTF8', exitCode: 2 });
+    expect(err.location?.file).toBe('.workflow/specs/learnings.md');
+    expect(readFileSync(`${root}/.workflow/specs/learnings.md`).equals(latin1)).toBe(true);
+
+    const unclosed = project({
+      files: {
+        '.workflow/specs/learnings.md':
+          '<spec-entry category="learning" sid="S-20250101-open">\n\n### Open\n\nno close\n',
+      },
+      runs: [{ runId: R1, candidates: [{ content }] }],
+    });
+    const r = await run(unclosed, { all: true });
+    const corpus = loadCorpus(workflowLayout(unclosed));
+    expect(corpus.byId.get(r.promoted[0].promoted_id)?.content).toBe(content);
+    expect(corpus.byId.get('S-20250101-open')?.content).toBe('no close');
+  });
 });
