@@ -1,12 +1,14 @@
-import { contentHash, inputError, refusedError, sha256 } from '@maestro/core';
+import { contentHash, refusedError } from '@maestro/core';
 import type { SummaryCandidate } from '@maestro/ledger';
-import { checkSupersede, type KnowledgeEntry, type LoadedCorpus } from '@maestro/spec';
+import type { LoadedCorpus } from '@maestro/spec';
+import { PlanBuilder } from './builder.js';
 import { plannedIds } from './ids.js';
 import type { CandidatePolicy } from './model.js';
-import { applyFilePlan, sameDocument } from './ops.js';
+import { sameDocument } from './ops.js';
 import { activeSpecTitles, preflightTitles } from './preflight.js';
 import { renderKnowhowCandidate, renderSpecCandidate } from './render.js';
-import type { FileOp, FilePlan, PromotedEntry } from './schemas.js';
+import type { FilePlan, PromotedEntry } from './schemas.js';
+import { linkOld, refuseSharedSupersession, successorView, supersedeTarget } from './supersede.js';
 
 /**
  * The promotion planner (pure): the corpus and ledgers as read under the locks, the selected
@@ -34,122 +36,6 @@ export interface PromotionPlan {
   /** Only the files whose bytes change, in commit order (corpus, then ledgers, then session.json). */
   writes: { path: string; content: string }[];
   promoted: PromotedEntry[];
-}
-
-const KIND_ORDER: Record<FilePlan['kind'], number> = { spec: 0, knowhow: 1, ledger: 2, session: 3 };
-
-class PlanBuilder {
-  readonly files = new Map<string, FilePlan>();
-  readonly texts = new Map<string, string | null>();
-
-  constructor(readonly input: PlanInput) {
-    for (const s of input.loaded.specs) this.texts.set(s.file, s.utf8 ? s.text : null);
-    for (const k of input.loaded.knowhow) this.texts.set(k.file, k.utf8 ? k.text : null);
-    for (const l of input.ledgers.values()) this.texts.set(l.path, l.text);
-    this.texts.set(input.session.path, input.session.text);
-  }
-
-  add(path: string, kind: FilePlan['kind'], op: FileOp): void {
-    let plan = this.files.get(path);
-    if (!plan) {
-      this.refuseNonUtf8(path);
-      const before = this.texts.get(path) ?? null;
-      plan = { path, kind, before_sha256: before === null ? null : sha256(before), ops: [] };
-      this.files.set(path, plan);
-    }
-    plan.ops.push(op);
-  }
-
-  private refuseNonUtf8(path: string): void {
-    const f =
-      this.input.loaded.specs.find((s) => s.file === path) ?? this.input.loaded.knowhow.find((k) => k.file === path);
-    if (f && !f.utf8) {
-      throw inputError('FILE_NOT_UTF8', `.workflow/${path} is not valid UTF-8; maestro will not rewrite it`, {
-        hint: 'convert the file to UTF-8 and promote again; nothing was written',
-        location: { file: `.workflow/${path}` },
-      });
-    }
-  }
-
-  build(promoted: PromotedEntry[]): PromotionPlan {
-    const files = [...this.files.values()].sort(
-      (a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
-    );
-    const at = this.input.now.toISOString();
-    const writes: PromotionPlan['writes'] = [];
-    for (const f of files) {
-      const before = this.texts.get(f.path) ?? null;
-      const loaded = this.input.loaded.specs.find((s) => s.file === f.path);
-      const parsed = loaded && before === loaded.text ? { model: loaded.model, entries: loaded.entries } : undefined;
-      const content = applyFilePlan(f, before, at, parsed);
-      if (content !== before) writes.push({ path: f.path, content });
-    }
-    return { files, writes, promoted };
-  }
-}
-
-function supersedeTarget(b: PlanBuilder, oldId: string, target: 'spec' | 'knowhow', next: KnowledgeEntry) {
-  const { byId } = b.input.loaded.corpus;
-  const old = byId.get(oldId);
-  const refresh = `run \`maestro knowledge review ${b.input.sessionId} --refresh\` and resolve again`;
-  if (!old)
-    throw refusedError('SUPERSEDE_TARGET_MISSING', `the entry to supersede, ${oldId}, is gone`, { hint: refresh });
-  if (old.store !== target) {
-    throw refusedError(
-      'SUPERSEDE_STORE_MISMATCH',
-      `${oldId} is a ${old.store} entry; a ${target} cannot supersede it`,
-      {
-        hint: refresh,
-      },
-    );
-  }
-  if (old.store === 'spec' && (old.legacy || !old.hasSid)) {
-    throw refusedError('SUPERSEDE_TARGET_NO_SID', `${oldId} has no sid to link a successor to`, {
-      hint: 'run `maestro spec backfill-sid`, then `maestro knowledge review <session> --refresh` and resolve again',
-      location: { file: `.workflow/${old.file}`, line: old.line ?? undefined },
-    });
-  }
-  checkSupersede(old, next, byId, (id) => `maestro ${target} history ${id}`);
-  return old;
-}
-
-/** The successor as the supersession checks see it: the written entry on replay, else a fresh one. */
-function successorView(b: PlanBuilder, id: string, c: SummaryCandidate): KnowledgeEntry {
-  const existing = b.input.loaded.corpus.byId.get(id);
-  if (existing) return existing;
-  return {
-    id,
-    store: c.target,
-    title: c.title,
-    content: c.content,
-    category: c.category,
-    keywords: [],
-    description: null,
-    date: null,
-    status: 'active',
-    confidence: null,
-    supersedes: [],
-    supersededBy: null,
-    ref: null,
-    source: null,
-    file: '',
-    line: null,
-    contentHash: contentHash(c.content),
-    legacy: false,
-    hasSid: true,
-    type: null,
-    conflict: null,
-  };
-}
-
-function linkOld(b: PlanBuilder, old: KnowledgeEntry, newId: string): void {
-  if (old.store === 'spec') {
-    b.add(old.file, 'spec', {
-      kind: 'set-attributes',
-      id: old.id,
-      changes: { status: 'deprecated', 'superseded-by': newId },
-    });
-  } else b.add(old.file, 'knowhow', { kind: 'deprecate-document', superseded_by: newId });
 }
 
 function planSpec(b: PlanItemContext, item: PlanItem, supersedes: string | null): PromotedEntry {
@@ -256,23 +142,6 @@ function entry(
 interface PlanItemContext {
   builder: PlanBuilder;
   ctx: { sessionId: string; now: Date };
-}
-
-/** Refuses two candidates that would both supersede one entry (its `superseded-by` holds one successor). */
-function refuseSharedSupersession(items: readonly PlanItem[]): void {
-  const by = new Map<string, string>();
-  for (const { candidate, policy } of items) {
-    if (policy.kind !== 'create' || !policy.supersedes) continue;
-    const other = by.get(policy.supersedes);
-    if (other) {
-      throw refusedError(
-        'SUPERSEDE_CONFLICT',
-        `candidates ${other} and ${candidate.candidate_id} both supersede ${policy.supersedes}`,
-        { hint: 'promote one of them; resolve the other against the new entry after a refresh; nothing was written' },
-      );
-    }
-    by.set(policy.supersedes, candidate.candidate_id);
-  }
 }
 
 export function planPromotion(input: PlanInput): PromotionPlan {
