@@ -138,8 +138,8 @@ describe('pending-target guard', () => {
       'knowledge',
       'stage',
       'spec',
-      'Local display',
-      'Show local times in the UI.',
+      'Use local time',
+      'Use local time in the UI.',
       '--session',
       '20260101-work',
       '--run',
@@ -147,24 +147,17 @@ describe('pending-target guard', () => {
       '--json',
     ]);
     const cid = staged.json<{ candidate_id: string }>().candidate_id;
-    const receipt = {
-      schema_version: 'knowledge-reconciliation/1.0',
-      session_id: '20260101-work',
-      run_id: '20260101-001-plan',
-      candidates: [
-        {
-          candidate_id: cid,
-          disposition: 'related',
-          promotion_eligibility: 'eligible',
-          canonical_id: null,
-          matches: [{ knowledge_id: 'S-20260101-old' }],
-          resolution: null,
-        },
-      ],
-    };
-    writeTree(root, {
-      '.workflow/sessions/20260101-work/runs/20260101-001-plan/knowledge-reconciliation.json': JSON.stringify(receipt),
-    });
+    // A real receipt (fresh by all three fences) whose matches name the entry the plan deprecates.
+    expect(maestro(root, ['knowledge', 'review', '20260101-work', '--refresh', '--json']).code).toBe(0);
+    const receipt = JSON.parse(
+      readFileSync(
+        join(root, '.workflow/sessions/20260101-work/runs/20260101-001-plan/knowledge-reconciliation.json'),
+        'utf8',
+      ),
+    );
+    expect(receipt.candidates[0].matches.map((m: { knowledge_id: string }) => m.knowledge_id)).toContain(
+      'S-20260101-old',
+    );
     return { root, cid };
   }
 
@@ -181,6 +174,14 @@ describe('pending-target guard', () => {
     const forced = report(root, '--prune', '--apply', '--include-pending-targets');
     expect(forced.applied?.count).toBe(1);
     expect(readFileSync(join(root, SPEC), 'utf8')).toContain('status="deprecated"');
+  });
+
+  it('ignores a receipt made stale by a later corpus change', () => {
+    const { root } = pendingProject();
+    expect(
+      maestro(root, ['spec', 'add', 'debug', 'Unrelated note', 'Restart the dev server after editing env files.']).code,
+    ).toBe(0);
+    expect(report(root, '--prune').prune_plan?.actions[0].pending_targets).toEqual([]);
   });
 });
 

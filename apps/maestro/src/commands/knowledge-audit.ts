@@ -52,9 +52,14 @@ export const command: CommandModule = {
       return { data: list, text: backupsText(list) };
     }
     ctx.progress('auditing the knowledge corpus…');
-    const { readExposure } = await import('@maestro/search');
+    const [{ readExposure }, { readReceipt, receiptIsFresh }] = await Promise.all([
+      import('@maestro/search'),
+      import('@maestro/reconcile'),
+    ]);
     const report = await auditKnowledge(ctx.layout, {
       exposure: readExposure,
+      // The pending-target guard uses reconcile's own reader and three-fence freshness check.
+      receipts: { read: readReceipt, fresh: receiptIsFresh },
       scope: (v.scope as AuditScope | undefined) ?? 'all',
       prune: v.prune === true,
       apply: v.apply === true,
