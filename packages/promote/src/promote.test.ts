@@ -236,6 +236,36 @@ describe('promote', () => {
     expect(c).toMatchObject({ status: 'promoted', promoted_id: 'S-20260101-keep' });
   });
 
+  test('the same candidate already promoted from another session converges on its entry (replayed)', async () => {
+    const content = 'Promoted elsewhere first.';
+    const sid = `S-20260102-${cid(content).slice(4)}`;
+    const other =
+      `<spec-entry category="learning" keywords="session-knowledge,manual" date="2026-03-01" sid="${sid}" ` +
+      `title="Elsewhere" source="session:20260102-other:${cid(content)}">\n\n### Elsewhere\n\n${content}\n\n</spec-entry>\n`;
+    const root = project({
+      files: { '.workflow/specs/learnings.md': other },
+      runs: [
+        {
+          runId: R1,
+          candidates: [{ content, title: 'Elsewhere' }],
+          verdicts: [
+            verdict(cid(content), {
+              disposition: 'exact_duplicate',
+              promotion_eligibility: 'suppressed',
+              canonical_id: sid,
+              resolution: { status: 'automatic', reason: 'identical', resolved_at: NOW },
+            }),
+          ],
+        },
+      ],
+    });
+    const before = read(root, 'specs/learnings.md');
+    const r = await run(root, { all: true });
+    expect(r.promoted).toEqual([expect.objectContaining({ outcome: 'created', promoted_id: sid, replayed: true })]);
+    expect(read(root, 'specs/learnings.md')).toBe(before);
+    expect(ledger(root).candidates[0]).toMatchObject({ status: 'promoted', promoted_id: sid });
+  });
+
   test('a stale or missing receipt refuses (exit 1) with the refresh command; nothing is written', async () => {
     const content = 'Fence me.';
     for (const spec of [{ stale: true }, { verdicts: undefined, noReceipt: true }]) {

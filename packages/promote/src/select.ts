@@ -1,5 +1,6 @@
 import { inputError, refusedError } from '@maestro/core';
 import type { SummaryCandidate } from '@maestro/ledger';
+import { plannedIds } from './ids.js';
 import type { CandidatePolicy, PromoteRequest, ReceiptCheck } from './model.js';
 import { candidatePolicy } from './policy.js';
 import {
@@ -195,7 +196,7 @@ export function decide(
       uncovered.push(c.candidate_id);
       continue;
     }
-    const policy = candidatePolicy(verdicts.map((v) => v!));
+    const policy = converged(c, candidatePolicy(verdicts.map((v) => v!)));
     if (c.status === 'rejected' && policy.kind !== 'reaffirm') {
       if (explicit) refused.push({ reason: 'rejected', entry: rejectedSkip(sessionId, c) });
       else out.skipped.rejected.push(rejectedSkip(sessionId, c));
@@ -228,6 +229,18 @@ export function decide(
   }
   if (refused.length) refuseSelected(sessionId, refused);
   return out;
+}
+
+/**
+ * The same candidate promoted from another session (same content, same first-recorded date)
+ * already wrote the entry this one plans: its "duplicate" is itself, so promotion converges on
+ * it (the planner then finds the identical entry and reports `replayed`) instead of skipping.
+ */
+function converged(c: SummaryCandidate, policy: CandidatePolicy): CandidatePolicy {
+  if (policy.kind !== 'blocked' || policy.reason !== 'suppressed' || !policy.canonicalId) return policy;
+  const ids = plannedIds(c);
+  if (policy.canonicalId !== (c.target === 'spec' ? ids.sid : ids.tipId)) return policy;
+  return { kind: 'create', supersedes: null, disposition: policy.disposition, canonicalId: policy.canonicalId };
 }
 
 function byCandidateId(a: { candidate_id: string }, b: { candidate_id: string }): number {
