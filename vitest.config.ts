@@ -15,7 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
-      ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit'].map((p) =>
+      ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate'].map((p) =>
         unit(`@maestro/${p}`, `packages/${p}`),
       ),
       unit('@maestro/cli', 'apps/maestro'),

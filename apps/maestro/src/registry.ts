@@ -62,6 +62,11 @@ export const COMMANDS: CommandEntry[] = [
     'Find problems; plan and apply a backed-up soft prune',
     () => import('./commands/knowledge-audit.js'),
   ),
+  c(
+    'knowledge gate',
+    'Release gate: fresh receipts, resolved reviews, nothing half-applied, no P0 finding',
+    () => import('./commands/knowledge-gate.js'),
+  ),
   c('knowledge restore', 'Undo an audit --apply from its backup', () => import('./commands/knowledge-restore.js')),
   c('load', 'Print knowledge entries by id (records consumption with a run)', () => import('./commands/load.js')),
   c('search', 'Search specs and knowhow; exposure only, never consumption', () => import('./commands/search.js')),

@@ -1,0 +1,212 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { auditKnowledge } from '@maestro/audit';
+import { inputError, isMaestroError, type Runtime } from '@maestro/core';
+import { readIntent, type WorkflowLayout } from '@maestro/fs';
+import { listSessions, readSession } from '@maestro/ledger';
+import { PROMOTE_INTENT_FILE } from '@maestro/promote';
+import { readReceipt, receiptIsFresh, reviewSession } from '@maestro/reconcile';
+import { SPEC_INTENT_FILE } from '@maestro/spec';
+import type { GateReason, GateResult, GateSession } from './schemas.js';
+
+export interface GateOptions {
+  /** Sessions to check; empty or undefined means every session. */
+  sessions?: readonly string[];
+  /** How many unresolved review-required candidates are tolerated (default 0). */
+  maxPendingReview?: number;
+  runtime: Runtime;
+}
+
+const reason = (r: Partial<GateReason> & Pick<GateReason, 'code' | 'message'>): GateReason => ({
+  session_id: null,
+  run_id: null,
+  target: null,
+  command: null,
+  ...r,
+});
+
+/**
+ * The release gate. Read-only: derived state (fingerprint cache, index) may be rebuilt, nothing
+ * the user wrote changes. `ok` when every selected session's receipts are fresh, unresolved
+ * review-required candidates are within the allowance, no promotion or spec commit is left
+ * half-applied, and the audit has no P0 finding.
+ */
+export async function knowledgeGate(layout: WorkflowLayout, options: GateOptions): Promise<GateResult> {
+  if (!existsSync(layout.workflow)) {
+    throw inputError('NO_WORKFLOW', `no .workflow/ directory in ${layout.root}`, {
+      hint: 'run the gate from the project root, or pass --workflow-root <dir>',
+    });
+  }
+  const max = options.maxPendingReview ?? 0;
+  const reasons: GateReason[] = [];
+  const ids = await selectSessions(layout, options.sessions, reasons);
+  const sessions: GateSession[] = [];
+  for (const id of ids) sessions.push(await checkSession(layout, id, options.runtime, reasons));
+  const reviewTotal = sessions.reduce((n, s) => n + s.review_required, 0);
+  if (reviewTotal > max) {
+    for (const s of sessions.filter((x) => x.review_required > 0)) {
+      reasons.push(
+        reason({
+          code: 'review-required',
+          session_id: s.session_id,
+          message: `${s.review_required} candidate(s) in ${s.session_id} need a person's resolution (allowed in total: ${max}, found: ${reviewTotal})`,
+          command: `maestro knowledge review ${s.session_id}`,
+        }),
+      );
+    }
+  }
+  checkIntents(layout, reasons);
+  const audit = await auditKnowledge(layout, {
+    scope: 'all',
+    runtime: options.runtime,
+    receipts: { read: readReceipt, fresh: receiptIsFresh },
+  });
+  for (const f of audit.findings.filter((x) => x.priority === 'P0')) {
+    reasons.push(
+      reason({
+        code: 'audit-p0',
+        target: f.target,
+        message: `audit P0 ${f.store}/${f.subtype} ${f.target}: ${f.evidence}`,
+        command: f.command ?? 'maestro knowledge audit',
+      }),
+    );
+  }
+  return {
+    schema_version: 'knowledge-gate/1.0',
+    ok: reasons.length === 0,
+    generated_at: options.runtime.now().toISOString(),
+    max_pending_review: max,
+    review_required_total: reviewTotal,
+    sessions,
+    audit: { p0: audit.counts.P0, p1: audit.counts.P1, p2: audit.counts.P2 },
+    reasons,
+  };
+}
+
+async function selectSessions(
+  layout: WorkflowLayout,
+  wanted: readonly string[] | undefined,
+  reasons: GateReason[],
+): Promise<string[]> {
+  if (wanted && wanted.length > 0) {
+    for (const id of wanted) readSession(layout, id); // unknown or damaged: exit 2, named
+    return [...new Set(wanted)];
+  }
+  const { sessions, problems } = listSessions(layout);
+  for (const p of problems) {
+    reasons.push(
+      reason({
+        code: 'invalid-session',
+        target: p.file,
+        message: `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`,
+        command: p.hint ?? null,
+      }),
+    );
+  }
+  return sessions.map((s) => s.session_id).sort();
+}
+
+async function checkSession(
+  layout: WorkflowLayout,
+  sessionId: string,
+  runtime: Runtime,
+  reasons: GateReason[],
+): Promise<GateSession> {
+  const refresh = `maestro knowledge review ${sessionId} --refresh`;
+  const out: GateSession = {
+    session_id: sessionId,
+    runs_checked: 0,
+    fresh: 0,
+    stale: 0,
+    missing: 0,
+    review_required: 0,
+    promoting: 0,
+  };
+  let view: Awaited<ReturnType<typeof reviewSession>>;
+  try {
+    view = await reviewSession(layout, sessionId, {}, runtime);
+  } catch (err) {
+    if (!isMaestroError(err)) throw err;
+    const file = err.location?.file ?? null;
+    const corrupt = /receipt|reconciliation/i.test(`${err.code} ${file ?? ''}`);
+    reasons.push(
+      reason({
+        code: corrupt ? 'corrupt-receipt' : 'invalid-run',
+        session_id: sessionId,
+        target: file,
+        message: err.message,
+        command: corrupt ? refresh : (err.hint ?? null),
+      }),
+    );
+    return out;
+  }
+  for (const p of view.problems) {
+    if (p.severity !== 'error') continue;
+    reasons.push(reason({ code: 'invalid-run', session_id: sessionId, target: p.file, message: p.message }));
+  }
+  for (const run of view.runs) {
+    if (run.candidates === 0) continue;
+    out.runs_checked++;
+    out[run.after]++;
+    if (run.after === 'fresh') continue;
+    reasons.push(
+      reason({
+        code: run.after === 'missing' ? 'missing-receipt' : 'stale-receipt',
+        session_id: sessionId,
+        run_id: run.run_id,
+        message:
+          run.after === 'missing'
+            ? `run ${run.run_id} has candidates but no reconciliation receipt`
+            : `receipt of run ${run.run_id} is stale: ${run.reasons.join('; ') || 'a fence moved'}`,
+        command: refresh,
+      }),
+    );
+  }
+  for (const c of view.candidates) {
+    if (c.status === 'promoting') {
+      out.promoting++;
+      reasons.push(
+        reason({
+          code: 'promotion-in-progress',
+          session_id: sessionId,
+          target: c.candidate_id,
+          message: `candidate ${c.candidate_id} is left in "promoting" by an interrupted promotion`,
+          command: `maestro knowledge promote ${sessionId} --candidate ${c.candidate_id}`,
+        }),
+      );
+    }
+    const open = c.status === 'pending' || (c.status as string) === 'draft';
+    if (open && c.freshness === 'fresh' && c.promotion_eligibility === 'review_required') out.review_required++;
+  }
+  return out;
+}
+
+/** The session an interrupted promotion belongs to, so the fix command can name it. */
+function promotionSession(path: string): string {
+  try {
+    return readIntent<{ session_id?: string }>(path)?.meta?.session_id ?? '<session>';
+  } catch {
+    return '<session>';
+  }
+}
+
+function checkIntents(layout: WorkflowLayout, reasons: GateReason[]): void {
+  const promoteSession = promotionSession(join(layout.workflow, PROMOTE_INTENT_FILE));
+  // Any promote rolls an interrupted promotion forward first; any spec write does the same for
+  // a spec edit (backfill-sid is a safe one: it only adds missing sids).
+  const pending: [string, string, string][] = [
+    [PROMOTE_INTENT_FILE, 'an interrupted promotion', `maestro knowledge promote ${promoteSession} --all`],
+    [SPEC_INTENT_FILE, 'an interrupted spec edit', 'maestro spec backfill-sid'],
+  ];
+  for (const [file, what, command] of pending) {
+    if (!existsSync(join(layout.workflow, file))) continue;
+    reasons.push(
+      reason({
+        code: 'half-applied-commit',
+        target: `.workflow/${file}`,
+        message: `.workflow/${file} holds ${what} that has not been rolled forward`,
+        command,
+      }),
+    );
+  }
+}
