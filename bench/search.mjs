@@ -8,6 +8,7 @@
 //   SEARCH_BENCH_COLD=50 node bench/search.mjs   # fewer cold CLI calls
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateCorpus } from './lib/gen-corpus.mjs';
@@ -158,6 +159,7 @@ async function runCase({ lang, entries }) {
   };
 }
 
+const loadBefore = loadavg()[0];
 const results = [];
 for (const c of cases) {
   process.stderr.write(`search bench: ${c.lang} ${c.entries}…\n`);
@@ -189,6 +191,8 @@ const md = [
   '| corpus | entries | corpus size | index size | build | +1 knowhow | edit spec file | rankIndex p50/p95 | search() p50/p95 | cold CLI p50/p95 |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows,
+  '',
+  `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)} (shared with other jobs; cold-call tails move with it).`,
   '',
   `Targets: ${verdict('warm 100k query in-process (search() p95)', en100 && percentile(en100.full, 95), 50)}; ${verdict('cold `maestro search --json` on 10k (p95)', en10 && percentile(en10.cold, 95), 300)}.`,
   '',

@@ -46,26 +46,20 @@ export function decayFactor(knowhow: boolean, days: number, nowDays: number): nu
 /** Time-decay factors for one clock reading, computed per document on first use and kept for the day. */
 const decayCache = new WeakMap<SearchIndex, { day: number; values: Float32Array }>();
 
-function decayOf(index: SearchIndex, now: Date): (d: number) => number {
-  const nowDays = now.getTime() / DAY_MS;
-  const day = Math.floor(nowDays);
+/** The per-document decay factors for the day of `now` (0 = not computed yet; a factor is never 0). */
+function decayValues(index: SearchIndex, now: Date): { day: number; values: Float32Array } {
+  const day = Math.floor(now.getTime() / DAY_MS);
   let c = decayCache.get(index);
   if (!c || c.day !== day) {
     c = { day, values: new Float32Array(index.size) };
     decayCache.set(index, c);
   }
-  const values = c.values;
-  return (d) => {
-    let v = values[d];
-    if (v === 0) {
-      v = decayFactor((index.flags[d] & FLAG_KNOWHOW) !== 0, index.dateDays[d], day);
-      values[d] = v;
-    }
-    return v;
-  };
+  return c;
 }
 
-function facetFilter(index: SearchIndex, prep: FacetKeys, o: RankOptions): (d: number) => boolean {
+/** The facet test, or null when the only filter is the default "no deprecated entries" (checked inline). */
+function facetFilter(index: SearchIndex, prep: FacetKeys, o: RankOptions): ((d: number) => boolean) | null {
+  if (o.type === undefined && o.category === undefined && !o.tags?.length && o.status === undefined) return null;
   const category = o.category === undefined ? undefined : normalizeText(o.category);
   const tags = (o.tags ?? []).map(normalizeText).filter(Boolean);
   const store = o.type === undefined ? -1 : o.type === 'knowhow' ? FLAG_KNOWHOW : 0;
@@ -195,7 +189,8 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
   }
   const { acc, covered, mask, touched, queryIdf } = accumulate(index, ranks);
   const pass = facetFilter(index, keysOf(index), o);
-  const decay = decayOf(index, now);
+  const hideDeprecated = o.includeDeprecated !== true && o.status === undefined;
+  const { day, values: decay } = decayValues(index, now);
   const needed = masks.reduce((a, m) => a | m, 0);
   const passed: Passed = {
     docs: new Int32Array(touched.length),
@@ -204,11 +199,13 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
     mask,
   };
   for (const d of touched) {
-    if ((mask[d] & needed) !== needed || !pass(d)) continue;
+    if ((mask[d] & needed) !== needed) continue;
+    if (pass ? !pass(d) : hideDeprecated && (index.flags[d] & FLAG_DEPRECATED) !== 0) continue;
     const coverage = queryIdf > 0 ? covered[d] / queryIdf : 1;
     const factor = RANKING.coverageFloor + (1 - RANKING.coverageFloor) * coverage;
+    if (decay[d] === 0) decay[d] = decayFactor((index.flags[d] & FLAG_KNOWHOW) !== 0, index.dateDays[d], day);
     passed.docs[passed.count] = d;
-    passed.scores[passed.count++] = acc[d] * factor * decay(d);
+    passed.scores[passed.count++] = acc[d] * factor * decay[d];
   }
   if (q.phrases.length > 0) return verifyPhrases(index, q, passed, pool);
   const best = bestK(passed.docs, passed.scores, passed.count, pool);

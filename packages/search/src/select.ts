@@ -1,5 +1,5 @@
 import { SELECTION } from './config.js';
-import type { RankOptions, SearchIndex, SelectionReason } from './model.js';
+import { FLAG_KNOWHOW, type RankOptions, type SearchIndex, type SelectionReason } from './model.js';
 import type { Candidate } from './score.js';
 import { analyzeDocument } from './tokenize.js';
 
@@ -57,8 +57,16 @@ function mmrSelect(index: SearchIndex, pool: Candidate[], k: number): Selected[]
   const taken = new Uint8Array(pool.length);
   const maxSim = new Float64Array(pool.length);
   const sigs = signatures(index, pool);
-  const perFamily = new Map<string, number>();
-  const perStore = new Map<string, number>();
+  // Families and stores as small integers, so the selection loop does no string work.
+  const familyIds = new Map<string, number>();
+  const family = Int32Array.from(pool, (c) => {
+    const f = index.doc(c.doc).file;
+    if (!familyIds.has(f)) familyIds.set(f, familyIds.size);
+    return familyIds.get(f)!;
+  });
+  const store = Uint8Array.from(pool, (c) => index.flags[c.doc] & FLAG_KNOWHOW);
+  const perFamily = new Int32Array(familyIds.size);
+  const perStore = [0, 0];
   const passes = [
     { family: SELECTION.familyCap, store: Math.ceil(k / 2) },
     { family: SELECTION.familyCap, store: Number.POSITIVE_INFINITY },
@@ -72,8 +80,7 @@ function mmrSelect(index: SearchIndex, pool: Candidate[], k: number): Selected[]
       for (let i = 0; i < pool.length; i++) {
         if (taken[i]) continue;
         if (bestRemaining < 0) bestRemaining = i;
-        const doc = index.doc(pool[i].doc);
-        if ((perFamily.get(doc.file) ?? 0) >= cap.family || (perStore.get(doc.store) ?? 0) >= cap.store) continue;
+        if (perFamily[family[i]] >= cap.family || perStore[store[i]] >= cap.store) continue;
         const value = lambda * (pool[i].score / top) - (1 - lambda) * maxSim[i];
         if (value > bestValue) {
           bestValue = value;
@@ -82,9 +89,8 @@ function mmrSelect(index: SearchIndex, pool: Candidate[], k: number): Selected[]
       }
       if (best < 0) break;
       taken[best] = 1;
-      const doc = index.doc(pool[best].doc);
-      perFamily.set(doc.file, (perFamily.get(doc.file) ?? 0) + 1);
-      perStore.set(doc.store, (perStore.get(doc.store) ?? 0) + 1);
+      perFamily[family[best]]++;
+      perStore[store[best]]++;
       out.push({ c: pool[best], reason: best === bestRemaining ? 'relevance' : 'diversity' });
       for (let i = 0; i < pool.length; i++) {
         if (!taken[i]) maxSim[i] = Math.max(maxSim[i], jaccard(sigs[i], sigs[best]));
