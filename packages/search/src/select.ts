@@ -105,7 +105,7 @@ function mmrSelect(index: SearchIndex, pool: Candidate[], k: number): Selected[]
  * when exposure counters are available and the pool holds more than the page. Eligible are
  * candidates not on the page, from a family not on the page, scoring at least 35 % of the top
  * score, and shown fewer times than the most-shown result on the page. The least-shown one wins
- * (ties: higher score, then id) and replaces the last slot. Exposure decides nothing else.
+ * (ties: higher score, then corpus order) and replaces the last slot. Exposure decides nothing else.
  */
 function explorationPick(input: SelectInput, pool: Candidate[], chosen: Selected[]): Candidate | null {
   const { index, exposure } = input;
@@ -122,7 +122,7 @@ function explorationPick(input: SelectInput, pool: Candidate[], chosen: Selected
     if (onPage.has(c.doc) || families.has(doc.file) || c.score < floor) continue;
     const shown = exposure.get(doc.id) ?? 0;
     if (shown >= mostShown) continue;
-    // pool is best-first, so on equal exposure the first seen has the higher score (then lower id)
+    // pool is best-first, so on equal exposure the first seen has the higher score (then corpus order)
     if (shown < pickShown) {
       pick = c;
       pickShown = shown;
