@@ -5,7 +5,7 @@
 // (everything already promoted) and, for context, the receipt refresh before it.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateCorpus } from './lib/gen-corpus.mjs';
@@ -133,6 +133,7 @@ function timed(root, args) {
   return { ms, rssMiB: Number(readFileSync(out, 'utf8')) / 1024, json: JSON.parse(r.stdout) };
 }
 
+const load = loadavg()[0];
 const { root: base, refreshMs } = await template(10_000);
 const cold = [];
 const noop = [];
@@ -156,7 +157,7 @@ const table = [
   '## Promotion (`maestro knowledge promote --all`)',
   '',
   `100 reviewed candidates (85 spec, 10 knowhow, 5 over 2048 characters) into a generated 10k-entry corpus;`,
-  `median of ${REPS} runs, wall time of the whole process (Node startup included).`,
+  `median of ${REPS} runs, wall time of the whole process (Node startup included); 1-min load average at start ${load.toFixed(1)}.`,
   '',
   '| measure | value |',
   '| --- | --- |',
