@@ -144,8 +144,12 @@ async function checkSession(
     if (p.severity !== 'error') continue;
     reasons.push(reason({ code: 'invalid-run', session_id: sessionId, target: p.file, message: p.message }));
   }
+  // Only runs with open candidates (pending, promoting, or report drafts) need a fresh receipt:
+  // once everything is promoted or rejected, later corpus edits cannot change a decision.
+  const open = (status: string) => status === 'pending' || status === 'promoting' || status === 'draft';
+  const openRuns = new Set(view.candidates.filter((c) => open(c.status)).flatMap((c) => c.run_ids));
   for (const run of view.runs) {
-    if (run.candidates === 0) continue;
+    if (!openRuns.has(run.run_id)) continue;
     out.runs_checked++;
     out[run.after]++;
     if (run.after === 'fresh') continue;
@@ -175,8 +179,8 @@ async function checkSession(
         }),
       );
     }
-    const open = c.status === 'pending' || (c.status as string) === 'draft';
-    if (open && c.freshness === 'fresh' && c.promotion_eligibility === 'review_required') out.review_required++;
+    const waiting = c.status === 'pending' || (c.status as string) === 'draft';
+    if (waiting && c.freshness === 'fresh' && c.promotion_eligibility === 'review_required') out.review_required++;
   }
   return out;
 }

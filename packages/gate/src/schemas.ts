@@ -23,7 +23,7 @@ export const GateReasonSchema = z.strictObject({
 
 export const GateSessionSchema = z.strictObject({
   session_id: z.string(),
-  runs_checked: z.number().int(),
+  runs_checked: z.number().int().describe('runs with open candidates, whose receipts must be fresh'),
   fresh: z.number().int(),
   stale: z.number().int(),
   missing: z.number().int(),
