@@ -94,15 +94,35 @@ export function numericMismatch(a: readonly NumberFact[], b: readonly NumberFact
 }
 
 /** A name: a word no word list knows (a tool, a product, a library). */
-const isName = (t: string) => t.startsWith('w:') && !/^w:[a-z]{1,3}$/.test(t);
+const isName = (t: string) => t.startsWith('w:') && t.length > 5;
+const hasNameCache = new WeakMap<Clause, boolean>();
+function hasName(c: Clause): boolean {
+  let v = hasNameCache.get(c);
+  if (v === undefined) {
+    v = keysOf(c).some(isName);
+    hasNameCache.set(c, v);
+  }
+  return v;
+}
 
 /**
  * A different chosen thing on both sides: the object of a choice verb (use X vs use Y), or a
  * name in the same place of otherwise identical clauses (Renovate opens PRs vs Dependabot opens PRs).
  */
+const keysCache = new WeakMap<Clause, string[]>();
+const keysOf = (c: Clause) => {
+  let k = keysCache.get(c);
+  if (!k) {
+    k = [...c.slot.keys()];
+    keysCache.set(c, k);
+  }
+  return k;
+};
+
 function substitution(c: Clause, d: Clause): { c: string[]; d: string[]; names: boolean } | null {
-  const onlyC = [...c.slot.keys()].filter((t) => !d.slot.has(t));
-  const onlyD = [...d.slot.keys()].filter((t) => !c.slot.has(t));
+  if (c.objects.size === 0 && d.objects.size === 0 && !hasName(c) && !hasName(d)) return null;
+  const onlyC = keysOf(c).filter((t) => !d.slot.has(t));
+  const onlyD = keysOf(d).filter((t) => !c.slot.has(t));
   const objC = onlyC.filter((t) => c.objects.has(t));
   const objD = onlyD.filter((t) => d.objects.has(t));
   if (objC.length > 0 && objD.length > 0 && objC.length <= 2 && objD.length <= 2)
@@ -111,14 +131,25 @@ function substitution(c: Clause, d: Clause): { c: string[]; d: string[]; names: 
   const nameD = onlyD.filter(isName);
   if (nameC.length !== 1 || nameD.length !== 1) return null;
   // Same place in the clause: the k-th term on both sides.
-  if ([...c.slot.keys()].indexOf(nameC[0]) !== [...d.slot.keys()].indexOf(nameD[0])) return null;
+  if (keysOf(c).indexOf(nameC[0]) !== keysOf(d).indexOf(nameD[0])) return null;
   return { c: nameC, d: nameD, names: true };
+}
+
+const specificCache = new WeakMap<ReadonlyMap<string, number>, Map<string, number>>();
+
+/** The specific (non-generic) terms of a slot map, computed once per clause. */
+function specific(m: ReadonlyMap<string, number>): Map<string, number> {
+  let out = specificCache.get(m);
+  if (!out) {
+    out = new Map([...m].filter(([, w]) => w > GENERIC_WEIGHT));
+    specificCache.set(m, out);
+  }
+  return out;
 }
 
 /** Overlap of the specific (non-generic) terms only. */
 function specificOverlap(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Overlap {
-  const strip = (m: ReadonlyMap<string, number>) => new Map([...m].filter(([, w]) => w > GENERIC_WEIGHT));
-  return overlap(strip(a), strip(b));
+  return overlap(specific(a), specific(b));
 }
 
 export const STANCE_SUBJECT = 0.6;

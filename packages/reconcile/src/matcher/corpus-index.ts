@@ -1,11 +1,16 @@
 import type { Corpus } from '@maestro/spec';
-import { analyzeText } from './analyze.js';
+import { prepare } from './analyze.js';
+import { lexicon } from './lexicon.js';
 import { makeView, type View } from './score.js';
+import { segment } from './segment.js';
 import { exactKey, matchNormalize, refTrigrams } from './text.js';
 import type { MatchableEntry } from './types.js';
 
 export interface IndexedDoc {
   entry: MatchableEntry;
+  /** `exactKey` of the content and normalised title (kept for the on-disk cache). */
+  exact: string;
+  titleKey: string;
   /** `store:file`: the unit of the per-file match cap. */
   family: string;
   /** Computed on first use and kept: each document is analysed for scoring at most once. */
@@ -43,8 +48,36 @@ export function entriesOf(corpus: Corpus | readonly MatchableEntry[]): readonly 
   return Array.isArray(corpus) ? corpus : (corpus as Corpus).entries;
 }
 
+export function isCorpusIndex(x: unknown): x is CorpusIndex {
+  return typeof x === 'object' && x !== null && 'postings' in x && 'docs' in x;
+}
+
+/**
+ * The retrieval keys of a text: concept terms, unknown words, CJK bigrams and alternative sets.
+ * A lighter pass than `analyzeText` (no clauses, stance or numbers): it only has to find neighbours.
+ */
+export function indexTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  const alt = lexicon().altOf;
+  const add = (t: string) => {
+    out.add(t);
+    const set = alt.get(t);
+    if (set) out.add(`alt:${set}`);
+  };
+  for (const u of segment(prepare(text))) {
+    if (u.kind === 'word') add(u.term);
+    else if (u.kind === 'han') for (const t of u.terms) add(t);
+    else if (u.kind === 'lex') {
+      if (u.entry.flip) add(u.entry.flip);
+      else if (u.entry.concept) add(u.entry.concept);
+    }
+  }
+  return out;
+}
+
 /** The index for a corpus state, built on first use. Deprecated entries are never indexed. */
-export function corpusIndex(corpus: Corpus | readonly MatchableEntry[]): CorpusIndex {
+export function corpusIndex(corpus: Corpus | readonly MatchableEntry[] | CorpusIndex): CorpusIndex {
+  if (isCorpusIndex(corpus)) return corpus;
   const entries = entriesOf(corpus);
   const hit = cache.get(entries);
   if (hit) return hit;
@@ -53,7 +86,14 @@ export function corpusIndex(corpus: Corpus | readonly MatchableEntry[]): CorpusI
   return index;
 }
 
-function buildIndex(entries: readonly MatchableEntry[]): CorpusIndex {
+/**
+ * Builds the index; with `postings` (from a cache built for the same entries) the term pass is
+ * skipped. `entries` must not be mutated afterwards: the index is cached on the array.
+ */
+export function buildIndex(
+  entries: readonly MatchableEntry[],
+  cached?: { postings: Map<string, number[]>; exact: readonly string[]; titles: readonly string[] },
+): CorpusIndex {
   const index: CorpusIndex = {
     docs: [],
     postings: new Map(),
@@ -67,17 +107,17 @@ function buildIndex(entries: readonly MatchableEntry[]): CorpusIndex {
   for (const entry of entries) {
     if ((entry.status ?? 'active') !== 'active' || !entry.content?.trim()) continue;
     const i = index.docs.length;
-    index.docs.push({ entry, family: `${entry.store}:${entry.file ?? entry.id}`, view: null });
+    const exact = cached?.exact[i] ?? exactKey(entry.content);
+    const title = cached?.titles[i] ?? matchNormalize(entry.title ?? '');
+    index.docs.push({ entry, exact, titleKey: title, family: `${entry.store}:${entry.file ?? entry.id}`, view: null });
     index.byId.set(entry.id, i);
-    push(index.byExact, `${entry.store}\u0000${exactKey(entry.content)}`, i);
-    const title = matchNormalize(entry.title ?? '');
+    push(index.byExact, `${entry.store}\u0000${exact}`, i);
     if (title) push(index.byTitle, title, i);
-    const body = analyzeText(entry.content);
-    for (const key of body.slot.keys()) push(index.postings, key, i);
-    for (const key of body.terms.keys()) push(index.postings, key, i);
-    for (const key of analyzeText(entry.title ?? '').terms.keys()) push(index.postings, key, i);
+    if (!cached) for (const key of indexTerms(`${entry.title ?? ''}\n${entry.content}`)) push(index.postings, key, i);
   }
+  if (cached) index.postings = cached.postings;
   index.scratch = new Float64Array(index.docs.length);
+  cache.set(entries, index);
   return index;
 }
 

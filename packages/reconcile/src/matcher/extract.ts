@@ -1,4 +1,4 @@
-import { NUMBER_WORDS_EN, UNITS } from './lexicon-cues.js';
+import { NUMBER_WORDS_EN, UNITS } from './lexicon-scope.js';
 
 /** A number a rule states, in base units of its dimension, with the direction of the bound. */
 export interface NumberFact {

@@ -1,18 +1,10 @@
 import { CONCEPT_GROUPS } from './lexicon-concepts.js';
 import {
-  ALTERNATIVES,
-  BOUND_MAX,
-  BOUND_MIN,
   CHOICE_CUES_EN,
   CHOICE_CUES_ZH,
   FLIP_VERBS,
   IMPERATIVE_EN,
   IMPERATIVE_ZH,
-  NUMBER_WORDS_EN,
-  SCOPE_ENV,
-  SCOPE_LAYER,
-  SCOPE_NOUNS_EN,
-  SCOPE_NOUNS_ZH,
   STANCE_NEG_EN,
   STANCE_NEG_ZH,
   STANCE_POS_EN,
@@ -22,6 +14,16 @@ import {
   SUPERSEDE_CUES_EN,
   SUPERSEDE_CUES_ZH,
 } from './lexicon-cues.js';
+import {
+  ALTERNATIVES,
+  BOUND_MAX,
+  BOUND_MIN,
+  NUMBER_WORDS_EN,
+  SCOPE_ENV,
+  SCOPE_LAYER,
+  SCOPE_NOUNS_EN,
+  SCOPE_NOUNS_ZH,
+} from './lexicon-scope.js';
 import { stem } from './stem.js';
 
 /** Everything the lexicon knows about one surface form (a word, a phrase or a Chinese word). */
@@ -50,6 +52,8 @@ export interface Lexicon {
   /** Key: stemmed Latin words joined by one space. */
   latin: Map<string, LexEntry>;
   latinMax: number;
+  /** First stem of a multi-word form → the longest such form, so single words skip phrase lookups. */
+  latinFirst: Map<string, number>;
   han: Map<string, LexEntry>;
   hanMax: number;
   /** Concept → its alternative set (pino → js-logger). */
@@ -67,7 +71,14 @@ export function latinKey(form: string): string | null {
 }
 
 function build(): Lexicon {
-  const lex: Lexicon = { latin: new Map(), latinMax: 1, han: new Map(), hanMax: 1, altOf: new Map() };
+  const lex: Lexicon = {
+    latin: new Map(),
+    latinMax: 1,
+    latinFirst: new Map(),
+    han: new Map(),
+    hanMax: 1,
+    altOf: new Map(),
+  };
   const add = (form: string, patch: LexEntry) => {
     const f = form.trim().toLowerCase();
     if (!f) return;
@@ -79,14 +90,34 @@ function build(): Lexicon {
     const prev = map.get(key) ?? {};
     map.set(key, { ...patch, ...prev, ...mergeFlags(prev, patch) });
     if (han) lex.hanMax = Math.max(lex.hanMax, key.length);
-    else lex.latinMax = Math.max(lex.latinMax, key.split(' ').length);
+    else {
+      const parts = key.split(' ');
+      lex.latinMax = Math.max(lex.latinMax, parts.length);
+      if (parts.length > 1) lex.latinFirst.set(parts[0], Math.max(parts.length, lex.latinFirst.get(parts[0]) ?? 0));
+    }
   };
+  addConcepts(add);
+  addCues(add);
+  addScopes(add);
+  for (const line of ALTERNATIVES) {
+    const [set, members] = line.split(':').map((s) => s.trim());
+    for (const member of members.split(',')) addAlternative(lex, add, set, member.trim());
+  }
+  return lex;
+}
+
+type Add = (form: string, patch: LexEntry) => void;
+
+function addConcepts(add: Add) {
   for (const line of CONCEPT_GROUPS) {
     const generic = line.startsWith('~');
     const forms = (generic ? line.slice(1) : line).split('|');
     const concept = latinKey(forms[0]) ?? forms[0];
     for (const form of forms) add(form, generic ? { concept, generic } : { concept });
   }
+}
+
+function addCues(add: Add) {
   for (const w of STOPWORDS_EN.split(/\s+/)) add(w, { stop: true });
   for (const w of STOPWORDS_ZH.split('|')) add(w, { stop: true });
   for (const w of [...STANCE_NEG_EN, ...STANCE_NEG_ZH]) add(w, { stance: 'neg' });
@@ -112,6 +143,11 @@ function build(): Lexicon {
   for (const w of Object.keys(NUMBER_WORDS_EN)) add(w, { stop: true });
   for (const w of IMPERATIVE_EN.split(/\s+/)) add(w, { imperative: true });
   for (const w of IMPERATIVE_ZH) add(w, { imperative: true });
+  for (const w of BOUND_MAX) add(w, { bound: 'max' });
+  for (const w of BOUND_MIN) add(w, { bound: 'min' });
+}
+
+function addScopes(add: Add) {
   for (const [kind, lines] of [
     ['env', SCOPE_ENV],
     ['layer', SCOPE_LAYER],
@@ -123,13 +159,6 @@ function build(): Lexicon {
     }
   }
   for (const w of [...SCOPE_NOUNS_EN.split(/\s+/), ...SCOPE_NOUNS_ZH]) add(w, { scopeNoun: true });
-  for (const w of BOUND_MAX) add(w, { bound: 'max' });
-  for (const w of BOUND_MIN) add(w, { bound: 'min' });
-  for (const line of ALTERNATIVES) {
-    const [set, members] = line.split(':').map((s) => s.trim());
-    for (const member of members.split(',')) addAlternative(lex, add, set, member.trim());
-  }
-  return lex;
 }
 
 /** Role flags accumulate; the first concept a form was given wins. */
@@ -159,7 +188,7 @@ function mergeFlags(prev: LexEntry, patch: LexEntry): LexEntry {
   return out;
 }
 
-function addAlternative(lex: Lexicon, add: (form: string, patch: LexEntry) => void, set: string, member: string) {
+function addAlternative(lex: Lexicon, add: Add, set: string, member: string) {
   const han = HAN.test(member);
   const key = han ? member : latinKey(member);
   if (!key) return;

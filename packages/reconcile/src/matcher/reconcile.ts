@@ -51,7 +51,7 @@ const EPOCH = new Date(0).toISOString();
  */
 export function reconcile(
   candidates: readonly CandidateInput[],
-  corpus: Corpus | readonly MatchableEntry[],
+  corpus: Corpus | readonly MatchableEntry[] | CorpusIndex,
   options: ReconcileOptions = {},
 ): Verdict[] {
   const index = corpusIndex(corpus);

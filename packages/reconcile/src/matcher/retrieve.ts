@@ -3,7 +3,7 @@ import type { View } from './score.js';
 import { refTrigrams } from './text.js';
 
 /** How many neighbours the term postings hand to the scorer per candidate. */
-export const RETRIEVAL_LIMIT = 48;
+export const RETRIEVAL_LIMIT = 16;
 /** Terms this common are skipped once rarer terms have been seen: they rank nothing. */
 const COMMON_SHARE = 0.12;
 

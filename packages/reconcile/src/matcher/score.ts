@@ -1,6 +1,6 @@
 import { analyzeText, type TextFeatures } from './analyze.js';
 import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
-import { exactKey, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
+import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
 import type { CandidateAction, MatchScores, Relation } from './types.js';
 
 /** Everything the scorer needs of one side, computed once per text. */
@@ -20,7 +20,7 @@ export function makeView(store: 'spec' | 'knowhow', title: string, content: stri
   const titleNorm = matchNormalize(title);
   return {
     store,
-    exact: exactKey(content),
+    exact: exactKeyOfNormal(norm),
     titleKey: titleNorm,
     feats: analyzeText(content),
     titleFeats: analyzeText(title),

@@ -41,8 +41,8 @@ function segmentLatin(words: string[]): Unit[] {
   let i = 0;
   while (i < words.length) {
     let matched = false;
-    for (let len = Math.min(lex.latinMax, words.length - i); len >= 1; len--) {
-      const entry = lex.latin.get(stems.slice(i, i + len).join(' '));
+    for (let len = Math.min(lex.latinFirst.get(stems[i]) ?? 1, words.length - i); len >= 1; len--) {
+      const entry = lex.latin.get(len === 1 ? stems[i] : stems.slice(i, i + len).join(' '));
       if (!entry) continue;
       out.push({ kind: 'lex', entry, surface: words.slice(i, i + len).join(' ') });
       i += len;

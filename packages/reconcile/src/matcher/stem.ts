@@ -55,10 +55,23 @@ function undouble(s: string): string {
   return s;
 }
 
+const memo = new Map<string, string>();
+
+/** Memoised: corpora repeat a small vocabulary. */
 export function stem(word: string): string {
+  let out = memo.get(word);
+  if (out === undefined) {
+    out = stemWord(word);
+    if (memo.size > 200_000) memo.clear();
+    memo.set(word, out);
+  }
+  return out;
+}
+
+function stemWord(word: string): string {
   const w = word;
   const irregular = IRREGULAR[w];
-  if (irregular !== undefined) return irregular === w ? w : stem(irregular);
+  if (irregular !== undefined) return irregular === w ? w : stemWord(irregular);
   if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w;
   let s = w;
   if (s.endsWith('ies') && s.length > 4) s = `${s.slice(0, -3)}y`;

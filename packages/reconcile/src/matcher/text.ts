@@ -17,7 +17,12 @@ export function matchNormalize(text: string): string {
  * (Chinese is written without spaces, so `必须 使用` and `必须使用` are the same sentence).
  */
 export function exactKey(text: string): string {
-  return sha256(matchNormalize(text).replace(CJK_SPACE, ''));
+  return exactKeyOfNormal(matchNormalize(text));
+}
+
+/** `exactKey` of a text already in matcher normal form. */
+export function exactKeyOfNormal(norm: string): string {
+  return sha256(norm.replace(CJK_SPACE, ''));
 }
 
 const REF_TOKEN = /\p{Script=Han}|[\p{L}\p{N}_-]+/gu;

@@ -104,6 +104,12 @@ export async function knowledgeBacklog(
       });
     }
   }
+  finish(result, options);
+  return result;
+}
+
+/** Reports restore ids that were not expired, sorts by severity, corroboration, age, and counts. */
+function finish(result: BacklogResult, options: BacklogOptions): void {
   const restored = new Set(result.restored.map((r) => r.candidate_id));
   for (const id of options.restore ?? []) {
     if (!restored.has(id)) {
@@ -128,7 +134,6 @@ export async function knowledgeBacklog(
   c.corroborated = result.items.filter((i) => i.stage === 'corroborated').length;
   c.review_required = result.items.filter((i) => i.promotion_eligibility === 'review_required').length;
   c.unreconciled = result.items.filter((i) => i.freshness !== 'fresh').length;
-  return result;
 }
 
 function rank(d: ReceiptCandidate['disposition'] | null): number {
@@ -149,37 +154,7 @@ async function sessionBacklog(
   const changed = await applyChanges(layout, sessionId, summary.candidates, options, restore, runtime, out);
   if (changed) summary = summarizeSession(layout, sessionId);
   out.problems.push(...summary.problems);
-  const verdicts = new Map<string, { freshness: Freshness; entry: ReceiptCandidate | null }>();
-  const worse = { fresh: 0, stale: 1, missing: 2 } as const;
-  for (const run of summary.runs) {
-    const state = runState(layout, sessionId, run.run_id);
-    let receipt = null;
-    try {
-      receipt = readReceipt(layout, sessionId, run.run_id);
-    } catch (err) {
-      const loc = (err as { location?: { file: string } }).location;
-      out.problems.push({
-        severity: 'error',
-        code: 'RECEIPT_CORRUPT',
-        message: (err as Error).message,
-        file: loc?.file ?? run.run_id,
-      });
-    }
-    const fences = {
-      candidate_snapshot_hash: state.candidate_snapshot_hash,
-      corpus_fingerprint: fingerprint,
-      matcher_revision: MATCHER_REVISION,
-    };
-    const runFreshness = compareFences(receipt, fences, sessionId, run.run_id).state;
-    for (const c of state.candidates) {
-      const entry = receipt?.candidates.find((x) => x.candidate_id === c.candidate_id) ?? null;
-      const f: Freshness = entry ? runFreshness : 'missing';
-      const prev = verdicts.get(c.candidate_id);
-      const freshness = prev && worse[prev.freshness] > worse[f] ? prev.freshness : f;
-      const keep = prev?.entry && (!entry || rank(prev.entry.disposition) <= rank(entry.disposition));
-      verdicts.set(c.candidate_id, { freshness, entry: keep ? (prev?.entry ?? null) : entry });
-    }
-  }
+  const verdicts = sessionVerdicts(layout, sessionId, summary.runs, fingerprint, out.problems);
   for (const c of summary.candidates.filter((x) => x.status === 'pending')) {
     const v = verdicts.get(c.candidate_id) ?? { freshness: 'missing' as Freshness, entry: null };
     out.items.push({
@@ -204,6 +179,50 @@ async function sessionBacklog(
             : `maestro knowledge review ${sessionId}`,
     });
   }
+}
+
+type Verdicts = Map<string, { freshness: Freshness; entry: ReceiptCandidate | null }>;
+
+/** Per candidate: the worst freshness and the most severe verdict across its runs (tolerant reads). */
+function sessionVerdicts(
+  layout: WorkflowLayout,
+  sessionId: string,
+  runs: readonly { run_id: string }[],
+  fingerprint: string,
+  problems: Issue[],
+): Verdicts {
+  const verdicts: Verdicts = new Map();
+  const worse = { fresh: 0, stale: 1, missing: 2 } as const;
+  for (const run of runs) {
+    const state = runState(layout, sessionId, run.run_id);
+    let receipt = null;
+    try {
+      receipt = readReceipt(layout, sessionId, run.run_id);
+    } catch (err) {
+      const loc = (err as { location?: { file: string } }).location;
+      problems.push({
+        severity: 'error',
+        code: 'RECEIPT_CORRUPT',
+        message: (err as Error).message,
+        file: loc?.file ?? run.run_id,
+      });
+    }
+    const fences = {
+      candidate_snapshot_hash: state.candidate_snapshot_hash,
+      corpus_fingerprint: fingerprint,
+      matcher_revision: MATCHER_REVISION,
+    };
+    const runFreshness = compareFences(receipt, fences, sessionId, run.run_id).state;
+    for (const c of state.candidates) {
+      const entry = receipt?.candidates.find((x) => x.candidate_id === c.candidate_id) ?? null;
+      const f: Freshness = entry ? runFreshness : 'missing';
+      const prev = verdicts.get(c.candidate_id);
+      const freshness = prev && worse[prev.freshness] > worse[f] ? prev.freshness : f;
+      const keep = prev?.entry && (!entry || rank(prev.entry.disposition) <= rank(entry.disposition));
+      verdicts.set(c.candidate_id, { freshness, entry: keep ? (prev?.entry ?? null) : entry });
+    }
+  }
+  return verdicts;
 }
 
 /** Expiry and restore, through the ledger's one write path. Returns whether anything changed. */

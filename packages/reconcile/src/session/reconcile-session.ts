@@ -1,14 +1,14 @@
 import type { Issue, Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { type SessionSummary, summarizeSession } from '@maestro/ledger';
-import { type Corpus, loadCorpus } from '@maestro/spec';
 import { MATCHER_REVISION, reconcile } from '../matcher/reconcile.js';
 import { RETRIEVAL_LIMIT } from '../matcher/retrieve.js';
-import { buildReceipt, type TargetState } from '../receipt/build.js';
+import { buildReceipt } from '../receipt/build.js';
 import { computeCorpusFingerprint } from '../receipt/fingerprint.js';
 import { compareFences, type Fences } from '../receipt/freshness.js';
 import { keepCorruptCopy, ReceiptCorruptError, readReceipt, writeReceipt } from '../receipt/io.js';
 import type { Freshness, Receipt } from '../schemas.js';
+import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
 import { type RunState, runState } from './run-state.js';
 
 export interface ReconcileRunResult {
@@ -40,7 +40,7 @@ export interface SessionReceipts extends ReconcileSessionResult {
   receipts: Map<string, Receipt | null>;
   states: Map<string, RunState>;
   /** Loaded only when something had to be regenerated. */
-  corpus: Corpus | null;
+  corpus: MatchingCorpus | null;
 }
 
 /**
@@ -122,7 +122,7 @@ export async function loadSessionReceipts(
       (state.candidates.length > 0 || receipt || corrupt)
     ) {
       if (corrupt) row.corrupt_copy = keepCorruptCopy(layout, sessionId, run.run_id, runtime);
-      out.corpus ??= loadCorpus(layout);
+      out.corpus ??= await matchingCorpus(layout, fingerprint);
       receipt = regenerate(out.corpus, state, expected, sessionId, receipt, runtime);
       await writeReceipt(layout, receipt);
       row.after = 'fresh';
@@ -138,13 +138,8 @@ export async function loadSessionReceipts(
   return out;
 }
 
-/** Target facts for carry-over, from the corpus (deprecated entries included). */
-export function targetStates(corpus: Corpus): Map<string, TargetState> {
-  return new Map(corpus.entries.map((e) => [e.id, { status: e.status, contentHash: e.contentHash }]));
-}
-
 function regenerate(
-  corpus: Corpus,
+  corpus: MatchingCorpus,
   state: RunState,
   fences: Fences,
   sessionId: string,
@@ -152,7 +147,7 @@ function regenerate(
   runtime: Runtime,
 ): Receipt {
   const now = runtime.now().toISOString();
-  const verdicts = reconcile(state.candidates, corpus, { seeds: state.seeds, now });
+  const verdicts = reconcile(state.candidates, corpus.index, { seeds: state.seeds, now });
   return buildReceipt({
     sessionId,
     runId: state.run_id,
@@ -163,7 +158,7 @@ function regenerate(
     matcherRevision: fences.matcher_revision,
     generatedAt: now,
     prior,
-    targets: targetStates(corpus),
+    targets: corpus.targets,
     retrievalLimit: RETRIEVAL_LIMIT,
   });
 }

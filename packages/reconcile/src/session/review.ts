@@ -1,10 +1,10 @@
 import type { Issue, Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import type { SummaryCandidate } from '@maestro/ledger';
-import { type Corpus, loadCorpus } from '@maestro/spec';
 import { SEVERITY_ORDER } from '../matcher/reconcile.js';
 import type { Match } from '../matcher/types.js';
 import type { DroppedResolution, Freshness, ReceiptCandidate } from '../schemas.js';
+import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
 import { loadSessionReceipts, type ReconcileRunResult, type SessionReceipts } from './reconcile-session.js';
 import type { RunState } from './run-state.js';
 
@@ -104,7 +104,7 @@ export async function reviewSession(
   let corpus = ctx.corpus;
   const built = rows.map((c) => reviewRow(ctx, c));
   const needCorpus = built.some((r) => r.canonical_id && r.freshness !== 'fresh');
-  if (needCorpus) corpus ??= loadCorpus(layout);
+  if (needCorpus) corpus ??= await matchingCorpus(layout, ctx.corpus_fingerprint);
   for (const r of built) r.canonical = targetOf(r, corpus);
   built.sort(compareRows);
   const count = (f: (r: ReviewCandidate) => boolean) => built.filter(f).length;
@@ -264,7 +264,7 @@ function nextCommands(
   return { refresh, resolve: needsDecision || v.resolution?.status === 'confirmed' ? resolve : [], promote };
 }
 
-function targetOf(r: ReviewCandidate, corpus: Corpus | null): ReviewTarget | null {
+function targetOf(r: ReviewCandidate, corpus: MatchingCorpus | null): ReviewTarget | null {
   if (!r.canonical_id) return null;
   const m = r.matches.find((x) => x.knowledge_id === r.canonical_id);
   if (r.freshness === 'fresh' || !corpus) {
@@ -277,7 +277,7 @@ function targetOf(r: ReviewCandidate, corpus: Corpus | null): ReviewTarget | nul
       line: m?.source_line ?? null,
     };
   }
-  const e = corpus.byId.get(r.canonical_id);
+  const e = corpus.targets.get(r.canonical_id);
   if (!e)
     return {
       id: r.canonical_id,
@@ -287,7 +287,8 @@ function targetOf(r: ReviewCandidate, corpus: Corpus | null): ReviewTarget | nul
       file: null,
       line: null,
     };
-  return { id: e.id, title: e.title, status: e.status, superseded_by: e.supersededBy, file: e.file, line: e.line };
+  const status = e.status === 'deprecated' ? 'deprecated' : 'active';
+  return { id: r.canonical_id, title: e.title, status, superseded_by: e.supersededBy, file: e.file, line: e.line };
 }
 
 const STATUS_RANK: Record<string, number> = { pending: 0, promoting: 0, draft: 1, rejected: 2 };
