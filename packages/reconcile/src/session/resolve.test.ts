@@ -216,3 +216,27 @@ describe('resolve', () => {
     });
   });
 });
+
+describe('conflict marks and the other receipts of the session', () => {
+  it('keeps every receipt of the session that was fresh fresh, so resolutions can follow each other', async () => {
+    const p = project([
+      { runId: R1, candidates: [{ content: WINSTON, title: 'Logger' }] },
+      { runId: R2, candidates: [{ content: PARAPHRASE, title: 'Time' }] },
+    ]);
+    await reconcileSession(p.layout, S, { refresh: true }, runtime());
+    await resolveCandidates(
+      p.layout,
+      S,
+      { candidateIds: [cid(WINSTON)], choice: 'conflict', reason: 'pino' },
+      runtime(),
+    );
+    expect((await checkFreshness(p.layout, S, R2)).state).toBe('fresh');
+    const r = await resolveCandidates(
+      p.layout,
+      S,
+      { candidateIds: [cid(PARAPHRASE)], choice: 'duplicate', reason: 'same' },
+      runtime(),
+    );
+    expect(r.resolved[0].affected_runs).toEqual([R2]);
+  });
+});

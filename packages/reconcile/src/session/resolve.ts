@@ -117,8 +117,31 @@ export async function resolveCandidates(
         ledger_status: status,
       });
     }
+    if (fingerprint !== ctx.corpus_fingerprint) await followConflictMarks(layout, ctx, fingerprint, sessionId);
     return result;
   });
+}
+
+/**
+ * Our own conflict marks changed only confidence and conflict attributes, which no verdict reads;
+ * under the corpus lock nothing else changed. So every other receipt of the session that was
+ * fresh just before the marks stays fresh: it follows the corpus to the new fingerprint, instead
+ * of forcing a refresh between two resolutions. Receipts of other sessions go stale as usual.
+ */
+async function followConflictMarks(
+  layout: WorkflowLayout,
+  ctx: SessionReceipts,
+  fingerprint: string,
+  sessionId: string,
+): Promise<void> {
+  for (const [runId, receipt] of ctx.receipts) {
+    const fences = ctx.fences.get(runId);
+    if (!receipt || !fences || receipt.corpus_fingerprint !== ctx.corpus_fingerprint) continue;
+    if (compareFences(receipt, fences, sessionId, runId).state !== 'fresh') continue;
+    const next = { ...receipt, corpus_fingerprint: fingerprint };
+    ctx.receipts.set(runId, next);
+    await writeReceipt(layout, next);
+  }
 }
 
 function pick(ctx: SessionReceipts, req: ResolveRequest, sessionId: string): SummaryCandidate[] {
