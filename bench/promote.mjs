@@ -3,6 +3,7 @@
 // 10k-entry corpus, end to end through the binary: corpus lock, fence check (incremental
 // fingerprint), one corpus parse, title preflight, planning, intent, commit. Also the no-op rerun
 // (everything already promoted) and, for context, the receipt refresh before it.
+// Env: BENCH_REPS (default 5), BENCH_KEEP=1 keeps the reviewed 10k template for profiling.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -120,7 +121,7 @@ function timed(root, args) {
   const hook = join(root, '.rss-hook.mjs');
   writeFileSync(
     hook,
-    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(out)}, String(process.resourceUsage().maxRSS)));\n`,
+    `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.resourceUsage(); writeFileSync(${JSON.stringify(out)}, JSON.stringify({ rss: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime })); });\n`,
   );
   const t0 = performance.now();
   const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, bin, ...args, '--workflow-root', root], {
@@ -130,12 +131,14 @@ function timed(root, args) {
   });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`maestro ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
-  return { ms, rssMiB: Number(readFileSync(out, 'utf8')) / 1024, json: JSON.parse(r.stdout) };
+  const usage = JSON.parse(readFileSync(out, 'utf8'));
+  return { ms, cpuMs: usage.cpu / 1000, rssMiB: usage.rss / 1024, json: JSON.parse(r.stdout) };
 }
 
 const load = loadavg()[0];
 const { root: base, refreshMs } = await template(10_000);
 const cold = [];
+const cpu = [];
 const noop = [];
 let rss = 0;
 let last;
@@ -144,12 +147,14 @@ for (let i = 0; i < REPS; i++) {
   cpSync(base, dir, { recursive: true });
   const first = timed(dir, ['knowledge', 'promote', S, '--all', '--json']);
   cold.push(first.ms);
+  cpu.push(first.cpuMs);
   rss = Math.max(rss, first.rssMiB);
   last = first.json;
   noop.push(timed(dir, ['knowledge', 'promote', S, '--all', '--json']).ms);
   rmSync(dir, { recursive: true, force: true });
 }
-rmSync(base, { recursive: true, force: true });
+if (process.env.BENCH_KEEP) process.stderr.write(`kept ${base}\n`);
+else rmSync(base, { recursive: true, force: true });
 const promoted = last.promoted.length;
 const skipped = Object.values(last.skipped).reduce((n, l) => n + l.length, 0);
 
@@ -162,6 +167,7 @@ const table = [
   '| measure | value |',
   '| --- | --- |',
   `| promote 100 into 10k, wall | ${median(cold).toFixed(0)} ms |`,
+  `| promote 100 into 10k, CPU (user + sys) | ${median(cpu).toFixed(0)} ms |`,
   `| promote 100 into 10k, peak RSS | ${rss.toFixed(0)} MiB |`,
   `| rerun (all already promoted), wall | ${median(noop).toFixed(0)} ms |`,
   `| promoted / skipped | ${promoted} / ${skipped} |`,
@@ -171,6 +177,7 @@ const table = [
 process.stdout.write(`${table}\n`);
 writeResults('promote', table, [
   { name: 'promote 100 into 10k wall', value: median(cold), unit: 'ms', better: 'lower' },
+  { name: 'promote 100 into 10k cpu', value: median(cpu), unit: 'ms', better: 'lower' },
   { name: 'promote 100 into 10k peak rss', value: rss, unit: 'MiB', better: 'lower' },
   { name: 'promote rerun no-op wall', value: median(noop), unit: 'ms', better: 'lower' },
 ]);
