@@ -101,17 +101,21 @@ function fromTuple(t: DocTuple): IndexDoc {
 
 const pad8 = (n: number) => (n + 7) & ~7;
 
-/** Concatenates UTF-8 strings and returns them with an [offset, length] table. */
+/** Concatenates UTF-8 strings into one buffer (one allocation) with an [offset, length] table. */
 function blob(strings: string[]): { index: Uint32Array; data: Buffer } {
-  const parts = strings.map((x) => Buffer.from(x, 'utf8'));
-  const index = new Uint32Array(parts.length * 2);
-  let at = 0;
-  parts.forEach((b, d) => {
-    index[d * 2] = at;
-    index[d * 2 + 1] = b.length;
-    at += b.length;
+  const index = new Uint32Array(strings.length * 2);
+  let total = 0;
+  strings.forEach((x, d) => {
+    const len = Buffer.byteLength(x, 'utf8');
+    index[d * 2] = total;
+    index[d * 2 + 1] = len;
+    total += len;
   });
-  return { index, data: Buffer.concat(parts, at) };
+  const data = Buffer.allocUnsafe(total);
+  strings.forEach((x, d) => {
+    data.write(x, index[d * 2], 'utf8');
+  });
+  return { index, data };
 }
 
 export function encodeIndex(index: SearchIndex, buildId: string): Buffer {
