@@ -142,3 +142,16 @@ describe('retrieval index', () => {
     expect(index.docs).toEqual([]);
   });
 });
+
+describe('counting and preference', () => {
+  it('counts nouns after number words and plural nouns after digits, but not ordinals', () => {
+    const nums = (t: string) => analyzeText(t).clauses.flatMap((c) => c.numbers.map((n) => `${n.dim}=${n.value}`));
+    expect(nums('Every pull request needs two approving reviews')).toEqual(['count:review=2']);
+    expect(nums('Run 3 workers and target Node 20 everywhere')).toEqual(['count:worker=3', 'n=20']);
+    expect(nums('至少需要一名审查者，第二位工程师复核')).toEqual(['people=1']);
+  });
+
+  it('reads "prefer X over Y" as a preference against Y', () => {
+    expect(stances('Prefer composition over inheritance.')).toEqual(['pos', 'neg']);
+  });
+});

@@ -149,6 +149,8 @@ interface Builder {
   bounds: { dir: 'max' | 'min'; at: number }[];
   nums: { fact: Omit<NumberFact, 'bound'>; at: number }[];
   flips: number;
+  /** The clause says "prefer": a later "over" introduces the dispreferred thing. */
+  prefers: boolean;
   imperative: boolean;
   hanVerb: boolean;
   forced: Stance | null;
@@ -164,6 +166,7 @@ function newBuilder(forced: Stance | null = null): Builder {
     bounds: [],
     nums: [],
     flips: 0,
+    prefers: false,
     imperative: false,
     hanVerb: false,
     forced,
@@ -198,6 +201,10 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
       const e = u.entry;
       if (e.supersede) f.supersede = true;
       if (e.negTail) {
+        finish(b, f);
+        b = newBuilder('neg');
+      } else if (u.surface === 'over' && b.prefers && b.clause.terms.size > 0) {
+        // "prefer X over Y": Y is what is not preferred.
         finish(b, f);
         b = newBuilder('neg');
       } else if (b.forced === 'neg' && TAIL_END.has(u.surface) && b.clause.terms.size > 0) {
@@ -259,6 +266,7 @@ function lexUnit(
     return;
   }
   if (e.stance) b.stances.push({ pol: e.stance, at });
+  if (u.surface === 'prefer' || u.surface === 'prefers') b.prefers = true;
   if (hanVerb(u)) b.hanVerb = true;
   if (e.bound) b.bounds.push({ dir: e.bound, at });
   if (e.scopeNoun && b.lastTerm?.scopeable) {

@@ -210,6 +210,11 @@ export interface PairSignals {
   novelMass: number;
   /** The candidate names another member of an alternative set the entry already uses. */
   addsAlternative: boolean;
+  /**
+   * Best overlap (Dice) of a candidate clause carrying most of the candidate with a clause of the
+   * entry of the same stance: a candidate restating one bullet of a longer entry.
+   */
+  clauseMatch: number;
   scope: ScopeRelation;
   conflict: ClauseSignal | null;
   contrast: boolean;
@@ -233,14 +238,24 @@ function addsAlternative(c: TextFeatures, d: TextFeatures): boolean {
 }
 
 const MAX_CLAUSES = 16;
+/** Share of the candidate's weight a clause must carry to speak for the whole candidate. */
+const MAIN_CLAUSE = 0.6;
+const weightOf = (m: ReadonlyMap<string, number>) => {
+  let w = 0;
+  for (const v of m.values()) w += v;
+  return w;
+};
 const SIGNAL_RANK = { stance: 0, choice: 1, numeric: 2, contrast: 3 } as const;
 
 export function comparePair(c: TextFeatures, d: TextFeatures): PairSignals {
   const o = overlap(c.terms, d.terms);
   let conflict: ClauseSignal | null = null;
   let contrast = false;
+  let clauseMatch = 0;
   for (const cc of c.clauses.slice(0, MAX_CLAUSES)) {
+    const main = weightOf(cc.slot) >= MAIN_CLAUSE * o.a;
     for (const dc of d.clauses.slice(0, MAX_CLAUSES)) {
+      if (main && cc.stance === dc.stance) clauseMatch = Math.max(clauseMatch, diceOf(overlap(cc.slot, dc.slot)));
       const s = compareClauses(cc, dc, c.display, d.display);
       if (!s) continue;
       if (s.kind === 'contrast') contrast = true;
@@ -252,6 +267,7 @@ export function comparePair(c: TextFeatures, d: TextFeatures): PairSignals {
     covC: cover(o.shared, o.a),
     covD: cover(o.shared, o.b),
     novelMass: o.a - o.shared,
+    clauseMatch,
     addsAlternative: addsAlternative(c, d),
     scope: compareScopes(c.scopes, d.scopes),
     conflict,

@@ -1,4 +1,5 @@
 import { NUMBER_WORDS_EN, UNITS } from './lexicon-scope.js';
+import { stem } from './stem.js';
 
 /** A number a rule states, in base units of its dimension, with the direction of the bound. */
 export interface NumberFact {
@@ -69,6 +70,43 @@ function unitAt(text: string, at: number): { unit: UnitForm; end: number } | nul
   return null;
 }
 
+const NOUN_STOP = new Set([
+  'the',
+  'of',
+  'and',
+  'or',
+  'to',
+  'in',
+  'on',
+  'for',
+  'with',
+  'per',
+  'a',
+  'an',
+  'at',
+  'by',
+  'is',
+  'are',
+]);
+
+/**
+ * What a number without a unit counts: the noun within the next two words ("two approving
+ * reviews" → count:review). Digits only count plural nouns, so "Node 20 everywhere" stays a
+ * plain number; number words ("one approving review") also count a singular noun.
+ */
+function countedNoun(text: string, at: number, word: boolean): { dim: string; end: number; unit?: UnitForm } | null {
+  const m = /^\s+(?:([a-z][a-z-]*)\s+)?([a-z][a-z-]*)/.exec(text.slice(at));
+  if (!m) return null;
+  const [first, second] = [m[1], m[2]];
+  if (first !== undefined && NOUN_STOP.has(first)) return null;
+  const noun = first === undefined || !NOUN_STOP.has(second) ? second : first;
+  if (NOUN_STOP.has(noun)) return null;
+  const unit = UNIT_FORMS.find((u) => !u.han && u.form === noun);
+  if (unit) return { dim: unit.dim, end: at + m[0].length, unit };
+  if (!word && !/[^s]s$/.test(noun)) return null;
+  return { dim: `count:${stem(noun)}`, end: at + m[0].length };
+}
+
 const HAN_DIGITS: Record<string, number> = {
   零: 0,
   一: 1,
@@ -121,11 +159,15 @@ export function extractNumbers(text: string, out: Omit<NumberFact, 'bound'>[]): 
     const unit = unitAt(text, end);
     if (!unit && /[a-z]/.test(text[end] ?? '')) continue;
     const value = dots >= 2 || (m[0].startsWith('v') && dots >= 1) ? body : Number(body);
-    const stop = unit?.end ?? end;
-    spans.push({ start, end: stop, f: fact(text.slice(start, stop).trim(), value, unit?.unit ?? null) });
+    const counted = unit || typeof value === 'string' ? null : countedNoun(text, end, false);
+    const stop = unit?.end ?? end; // a counted noun stays in the text: it is part of the subject
+    const f = fact(text.slice(start, stop).trim(), value, unit?.unit ?? counted?.unit ?? null);
+    spans.push({ start, end: stop, f: counted && !counted.unit ? { ...f, dim: counted.dim } : f });
   }
   for (const m of text.matchAll(WORD_NUMBER)) addWordSpan(text, m, spans, NUMBER_WORDS_EN[m[1]]);
   for (const m of text.matchAll(HAN_NUMBER)) {
+    // 第二 is an ordinal and 另一 means "another": neither states a quantity.
+    if (/[第另]$/.test(text.slice(0, m.index ?? 0))) continue;
     const n = hanNumber(m[0]);
     if (n !== null) addWordSpan(text, m, spans, n);
   }
@@ -155,6 +197,12 @@ function addWordSpan(
     return;
   }
   const unit = unitAt(text, end);
-  if (!unit) return;
-  spans.push({ start, end: unit.end, f: fact(text.slice(start, unit.end).trim(), n, unit.unit) });
+  if (unit) {
+    spans.push({ start, end: unit.end, f: fact(text.slice(start, unit.end).trim(), n, unit.unit) });
+    return;
+  }
+  const counted = /^[a-z]/.test(m[0]) ? countedNoun(text, end, true) : null;
+  if (!counted) return;
+  const raw = text.slice(start, counted.end).trim();
+  spans.push({ start, end, f: counted.unit ? fact(raw, n, counted.unit) : { dim: counted.dim, value: n, text: raw } });
 }

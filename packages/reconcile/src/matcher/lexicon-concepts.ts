@@ -131,7 +131,7 @@ export const CONCEPT_GROUPS: readonly string[] = [
   'document|documentation|docs|doc|文档|说明',
   'readme|自述文件',
   'changelog|change log|变更日志|更新日志',
-  'import|require|导入|引入模块',
+  'import|导入|引入模块',
   'export|导出',
   'default export|默认导出',
   'named export|具名导出|命名导出',

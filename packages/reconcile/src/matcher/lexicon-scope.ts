@@ -32,6 +32,8 @@ export const SCOPE_LAYER = [
   'unit tests|unit test|单元测试',
   'integration tests|integration test|集成测试',
   'e2e tests|e2e test|end-to-end tests|端到端测试',
+  'test code|tests code|test files|测试代码|单测代码',
+  'production code|application code|生产代码|业务代码',
 ];
 
 /** Nouns that turn the preceding word into a named scope: "the billing service", "支付服务". */
@@ -93,7 +95,6 @@ export const ALTERNATIVES: readonly string[] = [
   'sync-mode: async, sync',
   'mutability: mutable, immutable',
   'visibility: public, private',
-  'ordering: before, after',
   'loading: lazy, eager',
   'path-style: absolute, relative',
   'export-style: default export, named export',
@@ -205,7 +206,8 @@ export const UNITS: ReadonlyArray<readonly [string, string, number]> = [
   ['thread|threads|个线程|线程', 'threads', 1],
   ['cpu|cpus|core|cores|vcpu|vcpus|核', 'cores', 1],
   ['replica|replicas|副本|个副本', 'replicas', 1],
-  ['reviewer|reviewers|approval|approvals|个审批|人审批|名审查者', 'approvals', 1],
+  ['名|位|人|个人', 'people', 1],
+  ['reviewer|reviewers|approval|approvals', 'approvals', 1],
 ];
 
 export const NUMBER_WORDS_EN: Record<string, number> = {

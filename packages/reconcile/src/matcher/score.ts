@@ -49,6 +49,8 @@ export const THRESHOLDS = {
   replacementEntryCover: 0.5,
   /** Overall overlap that reads as a paraphrase even when neither side covers the other. */
   paraphrase: 0.62,
+  /** A candidate that restates one clause (bullet) of a longer entry. */
+  clauseDuplicate: 0.7,
   /** Grey zone: most of the candidate inside the entry, with substantial overall overlap. */
   greyCandidateCover: 0.6,
   greyConcept: 0.5,
@@ -93,6 +95,7 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
   // Everything the candidate says is already in the entry.
   if (p.covC >= T.duplicateCandidateCover && p.covD >= T.duplicateEntryCover) return duplicate;
   if (p.concept >= T.paraphrase) return duplicate;
+  if (p.clauseMatch >= T.clauseDuplicate) return duplicate;
   // Most of what the candidate says is in the entry: too close to auto-promote as merely related.
   if (p.covC >= T.greyCandidateCover && p.concept >= T.greyConcept) return duplicate;
   // Named alike and saying much the same: a person should decide (safer than auto-promoting).
@@ -114,7 +117,13 @@ export function scorePair(c: View, action: CandidateAction, d: View, related: bo
   const title = titleEq ? 1 : Math.max(refSimilarity(c.title, d.title), titleConcept);
   const sameHead = c.feats.head !== null && c.feats.head === d.feats.head && p.concept >= THRESHOLDS.headTopic;
   const topical =
-    exact || titleEq || related || sameHead || p.concept >= THRESHOLDS.topic || (title >= 0.6 && p.concept >= 0.15);
+    exact ||
+    titleEq ||
+    related ||
+    sameHead ||
+    p.conflict !== null ||
+    p.concept >= THRESHOLDS.topic ||
+    (title >= 0.6 && p.concept >= 0.15);
   if (!topical) return null;
   const relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
   const stanceConflict = p.conflict?.kind === 'stance';
