@@ -69,6 +69,7 @@ export const STANCE_NEG_EN = [
   'wont',
   'not use',
   'not',
+  'no',
   'is an error',
   'are an error',
   'are errors',

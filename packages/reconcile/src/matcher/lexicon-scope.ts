@@ -102,7 +102,7 @@ export const ALTERNATIVES: readonly string[] = [
   'protocol: http, https',
   'secret-store: vault, aws secrets manager, 1password, doppler, sops, dotenv, environment variable',
   'storage-form: plaintext, encrypt, hash',
-  'cadence: daily, weekly, monthly, hourly, 每天, 每周, 每月, 每小时',
+  'cadence: daily, weekly, monthly, hourly',
   'trigger-mode: manual, automatic',
   'locality: local, global',
   'numeric-type: integer, float',

@@ -30,8 +30,8 @@ describe('review view', () => {
     const v = await reviewSession(p.layout, S, { refresh: true }, runtime());
     expect(v.candidates.map((c) => [c.disposition, c.stage])).toEqual([
       ['potential_conflict', 'observed'],
+      ['related', 'observed'],
       ['unique', 'corroborated'],
-      ['unique', 'observed'],
     ]);
     const conflict = v.candidates[0];
     expect(conflict.canonical).toMatchObject({ id: 'S-20260101-lg01', status: 'active' });
