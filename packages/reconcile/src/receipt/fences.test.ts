@@ -137,3 +137,15 @@ describe('incremental corpus fingerprint', () => {
     expect((await computeCorpusFingerprint(p.layout)).fingerprint).toBe(c);
   });
 });
+
+describe('damaged ledgers', () => {
+  it('a session whose ledger is damaged fails by name (exit 2), with or without --refresh', async () => {
+    const p = project(runs());
+    writeFileSync(join(p.layout.sessions, S, 'runs', R2, 'knowledge-delta.json'), '{"schema_version": ');
+    await expect(reconcileSession(p.layout, S, {}, runtime())).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining('knowledge-delta.json'),
+    });
+    await expect(reconcileSession(p.layout, S, { refresh: true }, runtime())).rejects.toMatchObject({ exitCode: 2 });
+  });
+});

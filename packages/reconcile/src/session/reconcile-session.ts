@@ -1,6 +1,6 @@
 import type { Issue, Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type SessionSummary, summarizeSession } from '@maestro/ledger';
+import { listRuns, type SessionSummary, summarizeSession } from '@maestro/ledger';
 import { MATCHER_REVISION, reconcile } from '../matcher/reconcile.js';
 import { RETRIEVAL_LIMIT } from '../matcher/retrieve.js';
 import { buildReceipt } from '../receipt/build.js';
@@ -86,7 +86,9 @@ export async function loadSessionReceipts(
     states: new Map(),
     corpus: null,
   };
-  for (const run of summary.runs) {
+  // Every run with a valid run.json: a damaged ledger of one of them is the named error (exit 2),
+  // not a run to skip, since this session's verdicts need it.
+  for (const run of listRuns(layout, sessionId).runs) {
     const state = runState(layout, sessionId, run.run_id);
     out.states.set(run.run_id, state);
     out.problems.push(...state.problems);
