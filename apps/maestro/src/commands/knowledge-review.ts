@@ -102,7 +102,9 @@ export const command: CommandModule = {
       const r = await resolveCandidates(ctx.layout, sessionId, request, ctx.runtime);
       return { data: r, text: renderResolution(r), warnings: r.warnings };
     }
-    const view = await reviewSession(ctx.layout, sessionId, { refresh: args.values.refresh === true }, ctx.runtime);
+    const refresh = args.values.refresh === true;
+    if (refresh) ctx.progress(`reconciling ${sessionId} (missing and stale receipts)…`);
+    const view = await reviewSession(ctx.layout, sessionId, { refresh }, ctx.runtime);
     const warnings = view.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
     return { data: view, text: renderReview(view), warnings };
   },
