@@ -1,10 +1,10 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SearchResult } from '@maestro/search';
+// e2e may depend only on the root's devDependencies, so the schema comes from the package source.
+import { SearchOutputSchema } from '@maestro/search';
 import { copyDir, readTree, runMaestro, runMaestroAsync, tmpDir, tmpProject } from '@maestro/test-utils';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-// e2e may depend only on the root's devDependencies, so the schema comes from the package source.
-import { SearchOutputSchema } from '../packages/search/src/schemas.js';
-import type { SearchResult } from '../packages/search/src/search.js';
 
 const env = { MAESTRO_NOW: '2026-05-01T10:00:00Z' };
 

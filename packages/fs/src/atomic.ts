@@ -1,7 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { environmentError } from '@maestro/core';
-import writeFileAtomicLib from 'write-file-atomic';
 
 /** fsync a directory so that a rename inside it survives a crash. Best effort where unsupported. */
 export function fsyncDir(dir: string): void {
@@ -24,6 +23,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   const dir = dirname(path);
   try {
     mkdirSync(dir, { recursive: true });
+    // Loaded on first write, so read-only commands never pay for it at start-up.
+    const { default: writeFileAtomicLib } = await import('write-file-atomic');
     await writeFileAtomicLib(path, typeof data === 'string' ? data : Buffer.from(data), { fsync: true });
   } catch (err) {
     throw environmentError('WRITE_FAILED', `cannot write ${path}: ${(err as Error).message}`, {

@@ -29,7 +29,8 @@ async function relevantSpecs(
   const result = await search(
     ctx.layout,
     prompt,
-    { limit: SPEC_CANDIDATES, recordExposure: false, loadCorpus: load },
+    // Quotes in an agent's prompt are prose, not exact-phrase filters.
+    { limit: SPEC_CANDIDATES, recordExposure: false, phrases: false, loadCorpus: load },
     ctx.runtime,
   );
   const byId = result.results.length > 0 ? load(ctx.layout).byId : new Map();
