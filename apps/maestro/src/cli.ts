@@ -64,8 +64,16 @@ export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
   try {
     return await dispatch(argv, io);
   } catch (err) {
-    return reportError(err, io, wantsJson);
+    return await reportError(err, io, wantsJson);
   }
+}
+
+/** In check mode (`MAESTRO_CHECK_OUTPUT=1`, set by the test harness) every --json document is validated. */
+async function checkJson(io: CliIO, command: string | null, doc: unknown): Promise<void> {
+  if (io.env.MAESTRO_CHECK_OUTPUT !== '1') return;
+  const { checkOutput } = await import('./output-check.js');
+  // Validate what a reader of stdout gets (undefined members dropped, dates as strings).
+  checkOutput(command, JSON.parse(JSON.stringify(doc)));
 }
 
 async function dispatch(argv: string[], io: CliIO): Promise<ExitCode> {
@@ -91,8 +99,10 @@ async function dispatch(argv: string[], io: CliIO): Promise<ExitCode> {
   const ctx = await makeContext(io, args.values['workflow-root'] as string | undefined, json);
   const result = await mod.run(ctx, args);
   for (const w of result.warnings ?? []) io.stderr(`warning: ${w}\n`);
-  if (json) io.stdout(`${JSON.stringify(result.data, null, 2)}\n`);
-  else if (result.text) io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+  if (json) {
+    await checkJson(io, found.entry.path.join(' '), result.data);
+    io.stdout(`${JSON.stringify(result.data, null, 2)}\n`);
+  } else if (result.text) io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
   return result.exitCode ?? 0;
 }
 
@@ -159,7 +169,7 @@ async function makeContext(io: CliIO, workflowRoot: string | undefined, json: bo
   };
 }
 
-function reportError(err: unknown, io: CliIO, json: boolean): ExitCode {
+async function reportError(err: unknown, io: CliIO, json: boolean): Promise<ExitCode> {
   const e = (err ?? {}) as ErrorLike & { stack?: string; name?: string };
   const known = typeof e.exitCode === 'number' && typeof e.code === 'string';
   const exitCode: ExitCode = known ? (e.exitCode as ExitCode) : 3;
@@ -176,7 +186,14 @@ function reportError(err: unknown, io: CliIO, json: boolean): ExitCode {
   io.stderr(text);
   if (json) {
     const error = { code, message, exit_code: exitCode, hint: e.hint ?? null, location: e.location ?? null };
-    io.stdout(`${JSON.stringify({ schema_version: 'maestro-error/1.0', error }, null, 2)}\n`);
+    const doc = { schema_version: 'maestro-error/1.0', error };
+    try {
+      await checkJson(io, null, doc);
+    } catch (check) {
+      io.stderr(`error: ${(check as Error).message}\n`);
+      return 3;
+    }
+    io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
   }
   return exitCode;
 }

@@ -43,7 +43,7 @@ export function runMaestro(args: string[], options: RunOptions = {}): CliRun {
   ensureBuilt();
   const r = spawnSync(process.execPath, [CLI_BIN, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    env: { ...process.env, NO_COLOR: '1', MAESTRO_CHECK_OUTPUT: '1', ...options.env },
     input: options.input ?? '',
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
@@ -57,7 +57,7 @@ export function runMaestroAsync(args: string[], options: RunOptions = {}): Promi
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [CLI_BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      env: { ...process.env, NO_COLOR: '1', MAESTRO_CHECK_OUTPUT: '1', ...options.env },
     });
     let stdout = '';
     let stderr = '';

@@ -1,0 +1,47 @@
+/**
+ * The schema (by its file name in schemas/) that each command's `--json` output follows. Some
+ * commands have two shapes (e.g. review vs resolve); their output must match one of them.
+ * Kept apart from the registry so `--help` stays free of schema code; `outputs.test.ts` checks
+ * that every command has an entry and every name is published.
+ */
+export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
+  init: ['init-output'],
+  'spec add': ['spec-add-output'],
+  'spec list': ['spec-list-output'],
+  'spec show': ['spec-show-output'],
+  'spec supersede': ['spec-supersede-output'],
+  'spec deprecate': ['spec-deprecate-output'],
+  'spec history': ['spec-history-output'],
+  'spec health': ['spec-health-output'],
+  'spec backfill-sid': ['spec-backfill-sid-output'],
+  'spec conflict mark': ['spec-conflict-output'],
+  'spec conflict clear': ['spec-conflict-output'],
+  'knowhow add': ['knowhow-add-output'],
+  'knowhow list': ['knowhow-list-output'],
+  'knowhow show': ['knowhow-show-output'],
+  'knowhow supersede': ['knowhow-supersede-output'],
+  'knowhow history': ['knowhow-history-output'],
+  'session create': ['session-create-output'],
+  'session list': ['session-list-output'],
+  'session show': ['session-show-output'],
+  'session seal': ['session-seal-output'],
+  'run start': ['run-start-output'],
+  'run complete': ['run-complete-output'],
+  'run seal': ['run-seal-output'],
+  'knowledge stage': ['knowledge-stage-output'],
+  'knowledge record': ['knowledge-record-output'],
+  'knowledge review': ['knowledge-review-output', 'knowledge-resolution-output'],
+  'knowledge backlog': ['knowledge-backlog-output'],
+  'knowledge promote': ['knowledge-promotion-result'],
+  'knowledge audit': ['audit-report', 'audit-backup-list'],
+  'knowledge gate': ['knowledge-gate-output'],
+  'knowledge restore': ['audit-restore-result'],
+  load: ['load-output'],
+  search: ['search-output'],
+  'pack list': ['pack-list-output'],
+  'pack validate': ['pack-validate-output'],
+  'pack resolve': ['pack-resolve-output'],
+  'pack eval': ['pack-eval-output'],
+  'pack build': ['pack-build-output'],
+  context: ['context-output'],
+};
