@@ -82,3 +82,11 @@ describe('jsonErrorOffset', () => {
     expect(() => parseJsonText('{"a": 1} x', 'd.json')).toThrow(/^d\.json:1:10:/);
   });
 });
+
+describe('normalizeText fast path', () => {
+  it('gives the same result as full NFKC for ASCII and non-ASCII text', () => {
+    for (const t of ['Plain ASCII  text\t', 'Ｆｕｌｌ width', 'ﬁne', 'mixed ＡＳＣＩＩ and ascii', '中文　全角空格']) {
+      expect(normalizeText(t)).toBe(t.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim());
+    }
+  });
+});
