@@ -6,11 +6,15 @@ import { cpus, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 
 const here = import.meta.dirname;
-const only = process.argv.slice(2);
-const scripts = readdirSync(here)
-  .filter((f) => f.endsWith('.mjs') && f !== 'run-all.mjs')
-  .filter((f) => only.length === 0 || only.includes(f.replace(/\.mjs$/, '')))
-  .sort();
+// `--assemble` only rebuilds RESULTS.md from the results already in bench/results/.
+const assembleOnly = process.argv.includes('--assemble');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const scripts = assembleOnly
+  ? []
+  : readdirSync(here)
+      .filter((f) => f.endsWith('.mjs') && f !== 'run-all.mjs')
+      .filter((f) => only.length === 0 || only.includes(f.replace(/\.mjs$/, '')))
+      .sort();
 const failed = [];
 for (const script of scripts) {
   console.error(`\n=== bench/${script}`);
@@ -21,7 +25,13 @@ for (const script of scripts) {
 const resultsDir = resolve(here, 'results');
 const summaryPath = resolve(resultsDir, 'summary.json');
 const previous = existsSync(summaryPath) ? JSON.parse(readFileSync(summaryPath, 'utf8')) : { metrics: {} };
-const current = { date: new Date().toISOString(), metrics: {} };
+// When only assembling, the comparison is against the run before the last one.
+if (assembleOnly && previous.previous) Object.assign(previous, previous.previous);
+const current = {
+  date: new Date().toISOString(),
+  metrics: {},
+  previous: { date: previous.date, metrics: previous.metrics },
+};
 const sections = [];
 const rows = [];
 for (const file of readdirSync(resultsDir)

@@ -63,6 +63,8 @@ async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): P
 }
 
 test('spec list and spec health read every real-world project, count every entry and change no byte', async () => {
+  // The corpus ships in shared/, which sits beside the checkout (also in CI).
+  expect(existsSync(CORPUS), `the real-world corpus is expected at ${CORPUS} (shared/ beside the checkout)`).toBe(true);
   const copy = tmpDir('maestro-real-world-');
   copyDir(CORPUS, copy);
   const before = readTree(copy);
