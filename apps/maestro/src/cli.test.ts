@@ -73,3 +73,17 @@ describe('findProjectRoot', () => {
     expect(findProjectRoot(bare)).toBe(bare);
   });
 });
+
+describe('suggestions', () => {
+  it('sees through trailing arguments and near misses in multi-word commands', async () => {
+    for (const [typed, expected] of [
+      [['serach', 'retry', 'policy'], 'search'],
+      [['spec', 'ad', 'x'], 'spec add'],
+      [['knowlege', 'reveiw', 's1'], 'knowledge review'],
+    ] as const) {
+      const t = io(tmpDir());
+      expect(await runCli([...typed], t.cli)).toBe(2);
+      expect(t.err()).toContain(`did you mean \`maestro ${expected}\``);
+    }
+  });
+});

@@ -72,15 +72,19 @@ export function distance(a: string, b: string): number {
   return prev[b.length];
 }
 
+/**
+ * The command closest to what was typed. Each command is compared with as many typed words as
+ * it has, so trailing arguments (`maestro serach retry`) do not hide the typo.
+ */
 export function suggest(words: string[]): string | null {
-  const typed = words.join(' ');
-  let best: { name: string; d: number } | null = null;
+  let best: { name: string; d: number; len: number } | null = null;
   for (const e of COMMANDS) {
-    const name = e.path.slice(0, Math.max(1, Math.min(words.length, e.path.length))).join(' ');
+    const name = e.path.join(' ');
+    const typed = words.slice(0, e.path.length).join(' ');
     const d = distance(typed, name);
-    if (!best || d < best.d) best = { name, d };
+    if (!best || d < best.d) best = { name, d, len: typed.length };
   }
-  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : null;
+  return best && best.d <= Math.max(2, Math.floor(best.len / 3)) ? best.name : null;
 }
 
 export { commandsUnder };
