@@ -32,6 +32,8 @@ describe('bad input is exit 2 with the fix, nothing written', () => {
       /unknown category "quality"/,
       /coding, arch, debug, test, review, learning, ui/,
     ));
+  test('a near miss suggests the category', () =>
+    rejects(['spec', 'add', 'architecture', 'T', 'c'], /unknown category "architecture"/, /did you mean "arch"\?/));
   test('missing title', () => rejects(['spec', 'add', 'coding'], /missing <title>/, /usage: maestro spec add/));
   test('empty content', () => rejects(['spec', 'add', 'coding', 'T', '  '], /content is empty/, /--content-file/));
   test('empty stdin content', () =>

@@ -1,5 +1,6 @@
 import { inputError } from '@maestro/core';
 import { addSpecEntry, SPEC_CATEGORIES } from '@maestro/spec';
+import { distance } from '../help.js';
 import type { CommandModule } from '../kit.js';
 import { dim, green, yellow } from '../style.js';
 import { listOption, positionals, readContent, stringOption, writeOptions } from './spec-cli.js';
@@ -30,8 +31,9 @@ export const command: CommandModule = {
   async run(ctx, args) {
     const [category, title] = positionals(args, ['category', 'title', 'content'], 2, usage);
     if (!(SPEC_CATEGORIES as readonly string[]).includes(category)) {
+      const near = closestCategory(category);
       throw inputError('UNKNOWN_CATEGORY', `unknown category "${category}"`, {
-        hint: `use one of: ${SPEC_CATEGORIES.join(', ')}`,
+        hint: `${near ? `did you mean "${near}"? ` : ''}use one of: ${SPEC_CATEGORIES.join(', ')}`,
       });
     }
     const content = await readContent(ctx, args, 2);
@@ -66,3 +68,16 @@ export const command: CommandModule = {
     return { data: result, text: lines.join('\n') };
   },
 };
+
+/** The category a typo or a common long form most likely meant ("architecture" → arch). */
+function closestCategory(typed: string): string | null {
+  const t = typed.toLowerCase();
+  const prefix = SPEC_CATEGORIES.find((c) => t.startsWith(c) || c.startsWith(t));
+  if (prefix && t.length >= 3) return prefix;
+  let best: { c: string; d: number } | null = null;
+  for (const c of SPEC_CATEGORIES) {
+    const d = distance(t, c);
+    if (!best || d < best.d) best = { c, d };
+  }
+  return best && best.d <= 2 ? best.c : null;
+}
