@@ -1,3 +1,4 @@
+import { cycleComponents } from './cycles.js';
 import type { Corpus, KnowledgeEntry, KnowledgeStore } from './model.js';
 
 /**
@@ -119,51 +120,7 @@ export function entryHistory(corpus: Corpus, entry: KnowledgeEntry): HistoryResu
   return { id: entry.id, store: entry.store, chain, broken, cyclic };
 }
 
-/** Ids that sit on a supersession cycle (Tarjan's strongly connected components, iterative). */
+/** Ids that sit on a supersession cycle. */
 export function cyclicIds(links: LinkGraph): string[] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const out: string[] = [];
-  for (const root of links.successors.keys()) {
-    if (index.has(root)) continue;
-    const work: { id: string; next: number }[] = [{ id: root, next: 0 }];
-    index.set(root, counter);
-    low.set(root, counter++);
-    stack.push(root);
-    onStack.add(root);
-    while (work.length) {
-      const top = work[work.length - 1];
-      const succ = links.successors.get(top.id) ?? [];
-      if (top.next < succ.length) {
-        const w = succ[top.next++];
-        if (!index.has(w)) {
-          index.set(w, counter);
-          low.set(w, counter++);
-          stack.push(w);
-          onStack.add(w);
-          work.push({ id: w, next: 0 });
-        } else if (onStack.has(w)) low.set(top.id, Math.min(low.get(top.id)!, index.get(w)!));
-        continue;
-      }
-      work.pop();
-      if (work.length) {
-        const parent = work[work.length - 1].id;
-        low.set(parent, Math.min(low.get(parent)!, low.get(top.id)!));
-      }
-      if (low.get(top.id) === index.get(top.id)) {
-        const component: string[] = [];
-        let w: string;
-        do {
-          w = stack.pop()!;
-          onStack.delete(w);
-          component.push(w);
-        } while (w !== top.id);
-        if (component.length > 1 || succ.includes(top.id)) out.push(...component);
-      }
-    }
-  }
-  return out.sort();
+  return cycleComponents(links.successors).flat().sort();
 }
