@@ -1,13 +1,15 @@
 // Verdict quality of the reconciliation matcher on labelled candidate-vs-corpus cases.
 //   node bench/reconcile-quality.mjs [--cases <dir>] [--json] [--out <file.md>] [--failures]
 // Each case file is JSON `{ cases: [...] }` (see bench/reconcile-cases/README.md). Prints per-disposition
-// precision/recall/F1, macro-F1, canonical-target accuracy and the safety error; writes the table to
-// bench/results/reconcile-quality.md when run on the default case directory (or to --out).
+// precision/recall/F1, macro-F1, canonical-target accuracy and the safety error, for all cases and per
+// set (`heldout-*.json` files are held-out round 2, the rest the dev set); writes
+// bench/results/reconcile-quality.{md,json} when run on the default case directory (or to --out).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { contentHash } from '../packages/core/dist/index.js';
 import { MATCHER_REVISION, reconcile } from '../packages/reconcile/dist/index.js';
+import { writeResults } from './lib/report.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -37,6 +39,7 @@ const DEFAULT_ELIGIBILITY = {
   potential_conflict: 'review_required',
   supersede_candidate: 'review_required',
 };
+const setOf = (file) => (file.startsWith('heldout-') ? 'held-out round 2' : 'dev set');
 
 function loadCases(dir) {
   const out = [];
@@ -84,38 +87,71 @@ for (const c of cases) {
   const [v] = reconcile([candidate], corpus, { seeds: c.seeds ?? [] });
   const expected = c.expect;
   const expElig = expected.eligibility ?? DEFAULT_ELIGIBILITY[expected.disposition];
-  rows.push({ c, v, expected, expElig });
+  rows.push({ c, v, expected, expElig, set: setOf(c.file) });
 }
 const elapsedMs = performance.now() - started;
 
-const per = Object.fromEntries(DISPOSITIONS.map((d) => [d, { tp: 0, fp: 0, fn: 0, support: 0 }]));
-for (const { v, expected } of rows) {
-  per[expected.disposition].support++;
-  if (v.disposition === expected.disposition) per[v.disposition].tp++;
-  else {
-    per[v.disposition].fp++;
-    per[expected.disposition].fn++;
+function measure(rows) {
+  const per = Object.fromEntries(DISPOSITIONS.map((d) => [d, { tp: 0, fp: 0, support: 0 }]));
+  for (const { v, expected } of rows) {
+    per[expected.disposition].support++;
+    if (v.disposition === expected.disposition) per[v.disposition].tp++;
+    else per[v.disposition].fp++;
   }
+  const table = DISPOSITIONS.map((d) => {
+    const { tp, fp, support } = per[d];
+    const precision = tp + fp ? tp / (tp + fp) : Number.NaN;
+    const recall = support ? tp / support : Number.NaN;
+    const f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+    return { d, precision, recall, f1, support };
+  });
+  const present = table.filter((t) => t.support > 0);
+  const withTarget = rows.filter((r) => r.expected.canonical_id);
+  const targetOk = withTarget.filter((r) => r.v.canonical_id === r.expected.canonical_id).length;
+  const needsReview = rows.filter((r) => r.expElig !== 'eligible');
+  const unsafe = needsReview.filter((r) => r.v.promotion_eligibility === 'eligible');
+  const withReaffirm = rows.filter((r) => 'reaffirms' in r.expected);
+  return {
+    cases: rows.length,
+    languages: [...new Set(rows.map((r) => r.c.lang))].sort(),
+    accuracy: rows.filter((r) => r.v.disposition === r.expected.disposition).length / rows.length,
+    macro_f1: present.reduce((s, t) => s + t.f1, 0) / present.length,
+    exact_duplicate_recall: table.find((t) => t.d === 'exact_duplicate').recall,
+    canonical_target_accuracy: withTarget.length ? targetOk / withTarget.length : Number.NaN,
+    canonical_target: [targetOk, withTarget.length],
+    safety_error: needsReview.length ? unsafe.length / needsReview.length : 0,
+    safety: [unsafe.length, needsReview.length],
+    eligibility_accuracy: rows.filter((r) => r.v.promotion_eligibility === r.expElig).length / rows.length,
+    reaffirm_accuracy: withReaffirm.length
+      ? withReaffirm.filter((r) => r.v.reaffirms === r.expected.reaffirms).length / withReaffirm.length
+      : Number.NaN,
+    per_disposition: table,
+    unsafe: unsafe.map((r) => r.c.id),
+  };
 }
+
 const f = (x) => (Number.isFinite(x) ? x.toFixed(3) : '–');
-const table = DISPOSITIONS.map((d) => {
-  const { tp, fp, support } = per[d];
-  const precision = tp + fp ? tp / (tp + fp) : Number.NaN;
-  const recall = support ? tp / support : Number.NaN;
-  const f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
-  return { d, precision, recall, f1, support };
-});
-const present = table.filter((t) => t.support > 0);
-const macroF1 = present.reduce((s, t) => s + t.f1, 0) / present.length;
-const withTarget = rows.filter((r) => r.expected.canonical_id);
-const targetOk = withTarget.filter((r) => r.v.canonical_id === r.expected.canonical_id).length;
-const needsReview = rows.filter((r) => r.expElig !== 'eligible');
-const unsafe = needsReview.filter((r) => r.v.promotion_eligibility === 'eligible');
-const eligOk = rows.filter((r) => r.v.promotion_eligibility === r.expElig).length;
-const withReaffirm = rows.filter((r) => 'reaffirms' in r.expected);
-const reaffirmOk = withReaffirm.filter((r) => r.v.reaffirms === r.expected.reaffirms).length;
-const exact = table.find((t) => t.d === 'exact_duplicate');
-const accuracy = rows.filter((r) => r.v.disposition === r.expected.disposition).length / rows.length;
+function section(title, m) {
+  return [
+    `### ${title}: ${m.cases} cases (${m.languages.join(', ')})`,
+    '',
+    '| disposition | precision | recall | F1 | support |',
+    '|---|---|---|---|---|',
+    ...m.per_disposition.map((t) => `| ${t.d} | ${f(t.precision)} | ${f(t.recall)} | ${f(t.f1)} | ${t.support} |`),
+    '',
+    '| metric | value | target |',
+    '|---|---|---|',
+    `| macro-F1 | ${f(m.macro_f1)} | ≥ 0.8 |`,
+    `| exact-duplicate recall | ${f(m.exact_duplicate_recall)} | 1.0 |`,
+    `| safety error (needs review or suppression, came out eligible) | ${f(m.safety_error)} (${m.safety[0]}/${m.safety[1]}) | ≤ 0.02 |`,
+    `| canonical-target accuracy | ${f(m.canonical_target_accuracy)} (${m.canonical_target[0]}/${m.canonical_target[1]}) | |`,
+    `| disposition accuracy | ${f(m.accuracy)} | |`,
+    `| eligibility accuracy | ${f(m.eligibility_accuracy)} | |`,
+    `| reaffirm target accuracy | ${f(m.reaffirm_accuracy)} | |`,
+    '',
+  ];
+}
+
 const failures = rows
   .filter((r) => r.v.disposition !== r.expected.disposition || r.v.promotion_eligibility !== r.expElig)
   .map((r) => ({
@@ -124,20 +160,13 @@ const failures = rows
     got: `${r.v.disposition}/${r.v.promotion_eligibility}`,
     evidence: r.v.matches[0]?.evidence.join('; ') ?? '',
   }));
-
+const all = measure(rows);
+const sets = [...new Set(rows.map((r) => r.set))].sort();
+const perSet = Object.fromEntries(sets.map((s) => [s, measure(rows.filter((r) => r.set === s))]));
 const summary = {
   matcher_revision: MATCHER_REVISION,
-  cases: rows.length,
-  languages: [...new Set(rows.map((r) => r.c.lang))].sort(),
-  accuracy,
-  macro_f1: macroF1,
-  exact_duplicate_recall: exact.recall,
-  canonical_target_accuracy: withTarget.length ? targetOk / withTarget.length : Number.NaN,
-  safety_error: needsReview.length ? unsafe.length / needsReview.length : 0,
-  eligibility_accuracy: eligOk / rows.length,
-  reaffirm_accuracy: withReaffirm.length ? reaffirmOk / withReaffirm.length : Number.NaN,
-  per_disposition: table,
-  unsafe: unsafe.map((r) => r.c.id),
+  ...all,
+  sets: perSet,
   failures,
   ms_per_case: elapsedMs / rows.length,
 };
@@ -145,22 +174,10 @@ const summary = {
 const md = [
   `## Reconciliation verdict quality (\`${MATCHER_REVISION}\`)`,
   '',
-  `${rows.length} labelled cases (${summary.languages.join(', ')}) from \`${casesDir.replace(`${root}/`, '')}\`.`,
+  `${rows.length} labelled cases from \`${casesDir.replace(`${root}/`, '')}\`.`,
   '',
-  '| disposition | precision | recall | F1 | support |',
-  '|---|---|---|---|---|',
-  ...table.map((t) => `| ${t.d} | ${f(t.precision)} | ${f(t.recall)} | ${f(t.f1)} | ${t.support} |`),
-  '',
-  '| metric | value | target |',
-  '|---|---|---|',
-  `| macro-F1 | ${f(macroF1)} | ≥ 0.8 |`,
-  `| exact-duplicate recall | ${f(exact.recall)} | 1.0 |`,
-  `| safety error (needs review or suppression, came out eligible) | ${f(summary.safety_error)} (${unsafe.length}/${needsReview.length}) | ≤ 0.02 |`,
-  `| canonical-target accuracy | ${f(summary.canonical_target_accuracy)} (${targetOk}/${withTarget.length}) | |`,
-  `| disposition accuracy | ${f(accuracy)} | |`,
-  `| eligibility accuracy | ${f(summary.eligibility_accuracy)} | |`,
-  `| reaffirm target accuracy | ${f(summary.reaffirm_accuracy)} | |`,
-  '',
+  ...section('All cases', all),
+  ...(sets.length > 1 ? sets.flatMap((s) => section(s, perSet[s])) : []),
 ].join('\n');
 
 if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
@@ -171,17 +188,24 @@ else {
       process.stdout.write(`  ✗ ${x.id}: expected ${x.expected}, got ${x.got}  [${x.evidence}]\n`);
   } else process.stdout.write(`  ${failures.length} cases differ (run with --failures to list them)\n`);
 }
-const out = values.out ?? (values.cases ? null : join(root, 'bench/results/reconcile-quality.md'));
-// Honest context for the dev-set figures: each held-out file was scored once, before any rule was
-// changed because of it (then it joined the dev set). Expect unseen cases to land nearer these.
-const HELD_OUT = [
-  '',
-  'Held-out checks, measured when each file was first scored, before it informed any change:',
-  '`holdout-a` (44 cases) macro-F1 0.871, safety error 0.097; `holdout-b` (45) macro-F1 0.732, safety 0.219;',
-  '`holdout-c` (34) macro-F1 0.787, safety 0.120; `holdout-d` (23) disposition accuracy 0.565, safety 0.118.',
-  'After the general fixes they prompted (no rule names their texts) all four score safety error 0.000.',
-].join('\n');
-if (out) {
-  const wrong = failures.length ? failures.map((x) => `\`${x.id}\` (${x.expected} → ${x.got})`).join(', ') : 'none';
-  writeFileSync(out, `${md}\nMisclassified: ${wrong}.\n${values.cases ? '' : `${HELD_OUT}\n`}`);
+// Honest context for the figures: each held-out batch was scored once, before any rule was changed
+// because of it. Expect unseen cases to land nearer these first looks than the tuned figures above.
+const HELD_OUT = readFileSync(join(import.meta.dirname, 'reconcile-cases/HELD-OUT.md'), 'utf8');
+const wrong = failures.length ? failures.map((x) => `\`${x.id}\` (${x.expected} → ${x.got})`).join(', ') : 'none';
+const doc = `${md}\nMisclassified: ${wrong}.\n${values.cases ? '' : `\n${HELD_OUT.trim()}\n`}`;
+if (values.out) writeFileSync(values.out, doc);
+else if (!values.cases) {
+  const metric = (name, value, unit, better) => ({ name, value, unit, better });
+  const ho = perSet['held-out round 2'];
+  writeResults('reconcile-quality', doc, [
+    metric('macro-F1 (all)', all.macro_f1, '', 'higher'),
+    metric('safety error (all)', all.safety_error, '', 'lower'),
+    metric('exact-duplicate recall (all)', all.exact_duplicate_recall, '', 'higher'),
+    ...(ho
+      ? [
+          metric('macro-F1 (held-out 2)', ho.macro_f1, '', 'higher'),
+          metric('safety error (held-out 2)', ho.safety_error, '', 'lower'),
+        ]
+      : []),
+  ]);
 }
