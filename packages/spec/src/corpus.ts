@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { environmentError, type Issue } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
@@ -48,10 +49,15 @@ function markdownFiles(dir: string): string[] {
 
 function readCorpusFile(abs: string, rel: string, issues: Issue[], files: CorpusFileInfo[]) {
   let buf: Buffer;
-  let st: ReturnType<typeof statSync>;
+  let st: ReturnType<typeof fstatSync>;
   try {
-    buf = readFileSync(abs);
-    st = statSync(abs);
+    const fd = openSync(abs, 'r');
+    try {
+      buf = readFileSync(fd);
+      st = fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     throw environmentError('READ_FAILED', `cannot read ${abs}: ${(err as Error).message}`, {
       hint: 'check its permissions',
@@ -59,7 +65,8 @@ function readCorpusFile(abs: string, rel: string, issues: Issue[], files: Corpus
     });
   }
   const text = buf.toString('utf8');
-  const utf8 = Buffer.byteLength(text, 'utf8') === buf.length && Buffer.from(text, 'utf8').equals(buf);
+  // Valid UTF-8 is exactly what decodes and re-encodes to the same bytes; checked without re-encoding.
+  const utf8 = isUtf8(buf);
   if (!utf8) {
     issues.push({
       severity: 'error',
@@ -78,32 +85,40 @@ function readCorpusFile(abs: string, rel: string, issues: Issue[], files: Corpus
  * Parse problems are returned as issues naming `.workflow/...` paths; they never abort the load.
  */
 export function loadCorpusFiles(layout: WorkflowLayout): LoadedCorpus {
+  return load(layout, true);
+}
+
+/** The corpus view every package uses: entries, `byId`, issues and file stats. */
+export function loadCorpus(layout: WorkflowLayout): Corpus {
+  // Without `keep`, each file's model is garbage as soon as its entries are built (lower peak memory).
+  return load(layout, false).corpus;
+}
+
+function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
   const issues: Issue[] = [];
   const files: CorpusFileInfo[] = [];
   const specs: LoadedSpecFile[] = [];
   const knowhow: LoadedKnowhowFile[] = [];
+  const entries: KnowledgeEntry[] = [];
   for (const name of markdownFiles(layout.specs)) {
     const file = `specs/${name}`;
     const { text, utf8 } = readCorpusFile(join(layout.specs, name), file, issues, files);
     const parsed = parseSpecFile(text, `.workflow/${file}`);
-    issues.push(...parsed.issues);
-    const entries = specFileEntries(parsed.value, file, `.workflow/${file}`, issues);
-    specs.push({ file, text, model: parsed.value, entries, utf8 });
+    for (const issue of parsed.issues) issues.push(issue);
+    const fileEntries = specFileEntries(parsed.value, file, `.workflow/${file}`, issues);
+    for (const e of fileEntries) entries.push(e);
+    if (keep) specs.push({ file, text, model: parsed.value, entries: fileEntries, utf8 });
   }
   for (const name of markdownFiles(layout.knowhow)) {
     const file = `knowhow/${name}`;
     const { text, utf8 } = readCorpusFile(join(layout.knowhow, name), file, issues, files);
     const parsed = parseKnowhowFile(text, `.workflow/${file}`);
-    issues.push(...parsed.issues);
-    knowhow.push({ file, text, model: parsed.value, entry: knowhowEntry(parsed.value, file, issues), utf8 });
+    for (const issue of parsed.issues) issues.push(issue);
+    const entry = knowhowEntry(parsed.value, file, issues);
+    entries.push(entry);
+    if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
   }
-  const entries = [...specs.flatMap((s) => s.entries), ...knowhow.map((k) => k.entry)];
   return { corpus: { entries, byId: indexById(entries, issues), issues, files }, specs, knowhow };
-}
-
-/** The corpus view every package uses: entries, `byId`, issues and file stats. */
-export function loadCorpus(layout: WorkflowLayout): Corpus {
-  return loadCorpusFiles(layout).corpus;
 }
 
 /**
@@ -113,11 +128,11 @@ export function loadCorpus(layout: WorkflowLayout): Corpus {
 function indexById(entries: KnowledgeEntry[], issues: Issue[]): Map<string, KnowledgeEntry> {
   const byId = new Map<string, KnowledgeEntry>();
   for (const e of entries) {
-    if (!byId.has(e.id)) {
+    const first = byId.get(e.id);
+    if (first === undefined) {
       byId.set(e.id, e);
       continue;
     }
-    const first = byId.get(e.id)!;
     let n = 2;
     while (byId.has(`${e.id}~${n}`)) n++;
     issues.push({

@@ -1,27 +1,35 @@
 /**
- * Offset → 1-based line/column in O(log n) after one O(n) pass, so that locating every entry of
- * a large file stays linear overall (maestro-flow recounted lines per entry: O(n²)).
+ * Offset → 1-based line/column. Parsers ask for positions in (almost always) increasing order, so
+ * this keeps a cursor and counts only the line breaks between the previous position and the next:
+ * a whole-file parse stays linear (maestro-flow recounted lines per entry: O(n²)), and a file
+ * whose parser asks only near its start (knowhow frontmatter) never scans the rest. Moving
+ * backwards is allowed and walks back line by line.
  */
 export class LineIndex {
-  private readonly starts: number[] = [0];
+  private offset = 0;
+  private line = 1;
+  private lineStart = 0;
 
-  constructor(text: string) {
-    let i = text.indexOf('\n');
-    while (i !== -1) {
-      this.starts.push(i + 1);
-      i = text.indexOf('\n', i + 1);
-    }
-  }
+  constructor(private readonly text: string) {}
 
   at(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
+    const text = this.text;
+    if (offset >= this.offset) {
+      // Lines start after every '\n' before `offset`.
+      let nl = text.indexOf('\n', this.offset);
+      while (nl !== -1 && nl < offset) {
+        this.line++;
+        this.lineStart = nl + 1;
+        nl = text.indexOf('\n', nl + 1);
+      }
+    } else {
+      while (this.lineStart > offset) {
+        this.line--;
+        this.lineStart = this.lineStart >= 2 ? text.lastIndexOf('\n', this.lineStart - 2) + 1 : 0;
+      }
     }
-    return { line: lo + 1, column: offset - this.starts[lo] + 1 };
+    this.offset = offset;
+    return { line: this.line, column: offset - this.lineStart + 1 };
   }
 }
 

@@ -32,12 +32,26 @@ export interface ScannedTag {
   problems: TagProblem[];
 }
 
-const NAME_CHAR = /[A-Za-z0-9_:.-]/;
 const OPEN = '<spec-entry';
 const BLANK_LINE = /\n[ \t]*\r?\n/;
 
-function isSpace(c: string): boolean {
-  return c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
+/** Attribute name characters `[A-Za-z0-9_:.-]`, by char code (the scanner reads codes, not strings). */
+const NAME_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-') NAME_CHAR[c.charCodeAt(0)] = 1;
+
+function isNameChar(code: number): boolean {
+  return code < 128 && NAME_CHAR[code] === 1;
+}
+
+/** ' ', \t, \n, \r, \f. */
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13 || code === 12;
+}
+
+/** True when the '\n' at `i` starts a blank line (`\n[ \t]*\r?\n` within the next three characters). */
+function blankLineAt(text: string, i: number): boolean {
+  const c1 = text.charCodeAt(i + 1);
+  return c1 === 10 || ((c1 === 32 || c1 === 9 || c1 === 13) && text.charCodeAt(i + 2) === 10);
 }
 
 /** End of a quoted value starting after the quote at `from`, or -1. */
@@ -47,10 +61,11 @@ function findQuoteEnd(text: string, from: number, quote: string, backslash: bool
     const q = text.indexOf(quote, i);
     if (q === -1) return -1;
     // A value never spans a blank line: an unterminated quote must not swallow later entries.
-    if (BLANK_LINE.test(text.slice(i, q))) return -1;
-    if (backslash && text[q - 1] === '\\') {
+    const nl = text.indexOf('\n', i);
+    if (nl !== -1 && nl < q && BLANK_LINE.test(text.slice(nl, q))) return -1;
+    if (backslash && text.charCodeAt(q - 1) === 92) {
       let n = 0;
-      for (let k = q - 1; k >= from && text[k] === '\\'; k--) n++;
+      for (let k = q - 1; k >= from && text.charCodeAt(k) === 92; k--) n++;
       if (n % 2 === 1) {
         i = q + 1;
         continue;
@@ -71,37 +86,36 @@ export function scanOpenTag(text: string, start: number, decode: (v: string) => 
 function scanWith(text: string, start: number, decode: (v: string) => string, backslash: boolean): ScannedTag | null {
   const attributes: SpecAttribute[] = [];
   const problems: TagProblem[] = [];
+  const length = text.length;
   let i = start + OPEN.length;
   for (;;) {
     const pieceStart = i;
-    while (i < text.length && isSpace(text[i])) {
-      if (text[i] === '\n' && BLANK_LINE.test(text.slice(i, i + 3))) return null;
-      i++;
+    let c = text.charCodeAt(i);
+    while (i < length && isSpace(c)) {
+      if (c === 10 && blankLineAt(text, i)) return null;
+      c = text.charCodeAt(++i);
     }
-    if (i >= text.length) return null;
-    const c = text[i];
-    if (c === '>' || (c === '/' && text[i + 1] === '>')) {
-      const end = c === '>' ? i + 1 : i + 2;
+    if (i >= length) return null;
+    if (c === 62 /* > */ || (c === 47 /* / */ && text.charCodeAt(i + 1) === 62)) {
+      const end = c === 62 ? i + 1 : i + 2;
       return { end, attributes, tail: text.slice(pieceStart, end), problems };
     }
-    if (c === '<') return null;
-    if (!NAME_CHAR.test(c)) {
-      problems.push({ offset: i, message: `unexpected character "${c}" in <spec-entry> tag`, hint: 'remove it' });
+    if (c === 60 /* < */) return null;
+    if (!isNameChar(c)) {
+      problems.push({ offset: i, message: `unexpected character "${text[i]}" in <spec-entry> tag`, hint: 'remove it' });
       attributes.push({ name: '', value: '', raw: text.slice(pieceStart, i + 1) });
       i++;
       continue;
     }
     const nameStart = i;
-    while (i < text.length && NAME_CHAR.test(text[i])) i++;
+    while (i < length && isNameChar(text.charCodeAt(i))) i++;
     const name = text.slice(nameStart, i);
-    let j = i;
-    while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
-    if (text[j] !== '=') {
+    let j = skipBlanks(text, i);
+    if (text.charCodeAt(j) !== 61 /* = */) {
       attributes.push({ name, value: '', raw: text.slice(pieceStart, i) });
       continue;
     }
-    j++;
-    while (j < text.length && (text[j] === ' ' || text[j] === '\t')) j++;
+    j = skipBlanks(text, j + 1);
     const q = text[j];
     if (q === '"' || q === "'") {
       const close = findQuoteEnd(text, j + 1, q, backslash);
@@ -113,7 +127,7 @@ function scanWith(text: string, start: number, decode: (v: string) => string, ba
       continue;
     }
     let k = j;
-    while (k < text.length && !isSpace(text[k]) && text[k] !== '>') k++;
+    while (k < length && !isSpace(text.charCodeAt(k)) && text.charCodeAt(k) !== 62) k++;
     if (k === j) {
       problems.push({ offset: j, message: `attribute "${name}" has no value`, hint: `write ${name}="..."` });
     } else {
@@ -122,6 +136,17 @@ function scanWith(text: string, start: number, decode: (v: string) => string, ba
     attributes.push({ name, value: decode(text.slice(j, k)), raw: text.slice(pieceStart, k) });
     i = k;
   }
+}
+
+/** Index of the first character at or after `from` that is not a space or tab. */
+function skipBlanks(text: string, from: number): number {
+  let j = from;
+  while (j < text.length) {
+    const c = text.charCodeAt(j);
+    if (c !== 32 && c !== 9) break;
+    j++;
+  }
+  return j;
 }
 
 /** Rebuilds the source text of a tag from its pieces. */

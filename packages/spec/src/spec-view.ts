@@ -58,7 +58,12 @@ export function fileCategory(model: SpecFileModel, file: string): string | null 
 
 /** Splits an entry body into its `### ` heading (if it opens the body) and its content. */
 export function splitBody(body: string): { heading: string | null; content: string } {
-  const lead = /^[ \t\r\n]*/.exec(body)![0].length;
+  let lead = 0;
+  for (;;) {
+    const c = body.charCodeAt(lead);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 10) break;
+    lead++;
+  }
   if (body.startsWith('###', lead) && (body[lead + 3] === ' ' || body[lead + 3] === '\t')) {
     const nl = body.indexOf('\n', lead);
     const line = body.slice(lead + 4, nl === -1 ? body.length : nl);
@@ -75,7 +80,10 @@ function firstLine(content: string): string {
 }
 
 function cleanContent(text: string): string {
-  return unescapeSpecContent(text.replace(/\r\n/g, '\n').trim());
+  // The checks skip two whole-text regex passes for the usual content (LF, no escaped tags).
+  const lf = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
+  const trimmed = lf.trim();
+  return trimmed.includes('&') ? unescapeSpecContent(trimmed) : trimmed;
 }
 
 export function derivedSpecId(file: string, title: string, content: string): string {
@@ -111,8 +119,11 @@ function warn(ctx: ViewContext, node: { line: number; column: number }, code: st
   });
 }
 
-function entryCategory(node: SpecEntryNode, ctx: ViewContext): string | null {
-  const raw = attributeOf(node, 'category')?.trim();
+/** Decoded attributes by name, first occurrence wins; only looked up with names Object.prototype lacks. */
+type Attrs = Record<string, string | undefined>;
+
+function entryCategory(node: SpecEntryNode, attrs: Attrs, ctx: ViewContext): string | null {
+  const raw = attrs.category?.trim();
   if (!raw) {
     warn(ctx, node, 'SPEC_CATEGORY_MISSING', 'entry has no category attribute', 'add category="..."');
     return ctx.defaultCategory;
@@ -129,8 +140,8 @@ function entryCategory(node: SpecEntryNode, ctx: ViewContext): string | null {
   return raw;
 }
 
-function entryStatus(node: SpecEntryNode, ctx: ViewContext): 'active' | 'deprecated' {
-  const s = attributeOf(node, 'status')?.trim().toLowerCase();
+function entryStatus(node: SpecEntryNode, attrs: Attrs, ctx: ViewContext): 'active' | 'deprecated' {
+  const s = attrs.status?.trim().toLowerCase();
   if (s === 'deprecated' || s === 'superseded') return 'deprecated';
   if (s && s !== 'active')
     warn(
@@ -143,8 +154,8 @@ function entryStatus(node: SpecEntryNode, ctx: ViewContext): 'active' | 'depreca
   return 'active';
 }
 
-function entryDate(node: SpecEntryNode, ctx: ViewContext): string | null {
-  const d = attributeOf(node, 'date')?.trim();
+function entryDate(node: SpecEntryNode, attrs: Attrs, ctx: ViewContext): string | null {
+  const d = attrs.date?.trim();
   if (d && /^\d{4}-\d{2}-\d{2}/.test(d)) return d.slice(0, 10);
   warn(
     ctx,
@@ -156,9 +167,13 @@ function entryDate(node: SpecEntryNode, ctx: ViewContext): string | null {
   return null;
 }
 
-function entryLinks(node: SpecEntryNode, ctx: ViewContext): { supersedes: string[]; supersededBy: string | null } {
-  let by = attributeOf(node, 'superseded-by')?.trim();
-  const alias = attributeOf(node, 'superseded_by')?.trim();
+function entryLinks(
+  node: SpecEntryNode,
+  attrs: Attrs,
+  ctx: ViewContext,
+): { supersedes: string[]; supersededBy: string | null } {
+  let by = attrs['superseded-by']?.trim();
+  const alias = attrs.superseded_by?.trim();
   if (!by && alias) {
     by = alias;
     warn(
@@ -169,23 +184,43 @@ function entryLinks(node: SpecEntryNode, ctx: ViewContext): { supersedes: string
       'rename the attribute to superseded-by',
     );
   }
-  return { supersedes: splitIdList(attributeOf(node, 'supersedes')), supersededBy: by || null };
+  return { supersedes: splitIdList(attrs.supersedes), supersededBy: by || null };
 }
 
-/** Decoded attributes by name; the first occurrence of a name wins. */
-function attributeRecord(node: SpecEntryNode): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const a of node.attributes) if (a.name && !(a.name in out)) out[a.name] = a.value;
-  return out;
+/**
+ * Decoded attributes by name, the first occurrence of a name wins, built in one pass that also
+ * finds repeated names (returned in order, one per extra occurrence). A name that `in` finds on a
+ * plain object (`constructor`, `toString`, ...) is never stored, as it never was.
+ */
+function attributeRecord(node: SpecEntryNode): { record: Record<string, string>; repeated: string[] | null } {
+  const record: Record<string, string> = {};
+  let repeated: string[] | null = null;
+  let inherited: Set<string> | null = null;
+  for (const a of node.attributes) {
+    const name = a.name;
+    if (!name) continue;
+    if (!(name in record)) {
+      record[name] = a.value;
+    } else if (Object.hasOwn(record, name) || inherited?.has(name)) {
+      if (repeated === null) repeated = [];
+      repeated.push(name);
+    } else {
+      if (inherited === null) inherited = new Set();
+      inherited.add(name);
+    }
+  }
+  return { record, repeated };
 }
 
 /** The view of one tagged entry. `id` is the sid or the derived id (before twin suffixes). */
 export function viewOfEntry(node: SpecEntryNode, ctx: ViewContext): KnowledgeEntry {
+  const { record, repeated } = attributeRecord(node);
+  const attrs: Attrs = record;
   const { heading, content } = splitBody(node.body);
-  const titleAttr = attributeOf(node, 'title')?.trim();
+  const titleAttr = attrs.title?.trim();
   const title = titleAttr || heading || firstLine(content);
-  const sid = attributeOf(node, 'sid')?.trim();
-  const confidence = attributeOf(node, 'confidence')?.trim().toLowerCase() || null;
+  const sid = attrs.sid?.trim();
+  const confidence = attrs.confidence?.trim().toLowerCase() || null;
   if (confidence && !CONFIDENCE.has(confidence)) {
     warn(
       ctx,
@@ -195,49 +230,44 @@ export function viewOfEntry(node: SpecEntryNode, ctx: ViewContext): KnowledgeEnt
       'fix or remove it',
     );
   }
-  const marker = attributeOf(node, 'conflict-marker')?.trim();
-  const seen = new Set<string>();
-  for (const a of node.attributes) {
-    if (!a.name) continue;
-    if (seen.has(a.name))
+  const marker = attrs['conflict-marker']?.trim();
+  if (repeated) {
+    for (const name of repeated)
       warn(
         ctx,
         node,
         'SPEC_ATTRIBUTE_DUPLICATE',
-        `attribute "${a.name}" appears twice; the first is used`,
+        `attribute "${name}" appears twice; the first is used`,
         'remove the second one',
       );
-    seen.add(a.name);
   }
   // One object literal with a fixed shape (no spreads): spreads made this the hottest line of a parse.
   const ident = identity(ctx.file, sid, title, content);
-  const links = entryLinks(node, ctx);
+  const links = entryLinks(node, attrs, ctx);
   return {
     id: ident.id,
     store: 'spec',
     title,
     content,
-    category: entryCategory(node, ctx),
-    keywords: splitKeywords(attributeOf(node, 'keywords')),
-    description: attributeOf(node, 'description')?.trim() || null,
-    date: entryDate(node, ctx),
-    status: entryStatus(node, ctx),
+    category: entryCategory(node, attrs, ctx),
+    keywords: splitKeywords(attrs.keywords),
+    description: attrs.description?.trim() || null,
+    date: entryDate(node, attrs, ctx),
+    status: entryStatus(node, attrs, ctx),
     confidence: confidence && CONFIDENCE.has(confidence) ? confidence : null,
     supersedes: links.supersedes,
     supersededBy: links.supersededBy,
-    ref: attributeOf(node, 'ref')?.trim() || null,
-    source: attributeOf(node, 'source')?.trim() || null,
+    ref: attrs.ref?.trim() || null,
+    source: attrs.source?.trim() || null,
     file: ctx.file,
     line: node.line,
     contentHash: ident.contentHash,
     legacy: false,
     hasSid: Boolean(sid),
     type: null,
-    conflict: marker
-      ? { marker, note: attributeOf(node, 'conflict-note') ?? null, date: attributeOf(node, 'conflict-date') ?? null }
-      : null,
+    conflict: marker ? { marker, note: attrs['conflict-note'] ?? null, date: attrs['conflict-date'] ?? null } : null,
     titleSource: titleAttr ? 'attribute' : heading ? 'heading' : content ? 'content' : 'none',
-    attributes: attributeRecord(node),
+    attributes: record,
   };
 }
 
