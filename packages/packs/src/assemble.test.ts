@@ -37,6 +37,9 @@ function pack(name: string, mode: 'data' | 'persona', text: string): ContextPack
         },
       ],
       evidence: [],
+      guide: null,
+      graph: [],
+      ontology: 'if-needed',
       warnings: [],
     },
   };

@@ -18,6 +18,8 @@ export interface ContextPackInput {
   language: string | null;
   warnings: string[];
   candidates: PackCandidates;
+  /** Include the guide tier (`KNOWLEDGE.md` body) within the budget; default true. */
+  guide?: boolean;
 }
 
 /** One project spec or knowhow entry found relevant (by search), already ranked. */
@@ -128,6 +130,7 @@ function packBlock(p: ContextPackInput, budget: number, estimate: TokenEstimator
     budget,
     estimate,
     evidence,
+    guide: p.guide,
   });
   return {
     kind: 'pack',
@@ -188,6 +191,8 @@ function missingTerms(input: AssembleInput): string[] {
   for (const p of input.packs) {
     add(termIndex(`${p.name.replaceAll('-', ' ')} ${p.description ?? ''}`));
     for (const f of p.candidates.files) add(f.index);
+    for (const g of p.candidates.graph) add(termIndex(g.full));
+    if (p.candidates.guide) for (const s of p.candidates.guide.sections) add(s.index);
   }
   for (const s of input.specs) add(termIndex(`${s.title} ${s.text}`));
   return terms(input.query).filter((t) => /^[a-z0-9]+$/.test(t) && !words.has(t));

@@ -1,10 +1,12 @@
 import { statSync } from 'node:fs';
 import { readEvidence } from './evidence.js';
-import { readHead } from './frontmatter.js';
+import { tryReadHead } from './frontmatter.js';
+import { buildGraphUnits, type GraphUnit } from './graph.js';
+import { loadGraph } from './graph-load.js';
+import { type GuideCandidate, guideCandidate, readGuideBody } from './guide.js';
 import { PACK_READ_BUDGET_BYTES, READ_CAP_BYTES } from './limits.js';
 import { firstHeading, splitSections } from './markdown.js';
 import type { PackManifest } from './model.js';
-import { ENTRY_FILE } from './pack-head.js';
 import { listPackFiles, type PackFile } from './pack-tree.js';
 import { resolvePackPath } from './paths.js';
 import { matchScore, type TermIndex, termIndex } from './tokens.js';
@@ -55,6 +57,17 @@ export interface EvidenceCandidate {
 export interface PackCandidates {
   files: FileCandidate[];
   evidence: EvidenceCandidate[];
+  /** The `KNOWLEDGE.md` body (guide tier), or null when it is empty or unreadable. */
+  guide: GuideCandidate | null;
+  /** Ontology and answer subgraphs around the records the request matches. */
+  graph: GraphUnit[];
+  /**
+   * When ontology subgraphs are offered: `first` (before files, for `type: content-ontology`),
+   * `always` (beside files: hybrid packs, or a request about claims, evidence or what may be
+   * said), else `if-needed` (only when no file matched). Answer subgraphs are always offered
+   * first: a matching reviewed answer is the smallest useful context.
+   */
+  ontology: 'first' | 'always' | 'if-needed';
   warnings: string[];
 }
 
@@ -67,6 +80,14 @@ const EVIDENCE_QUERY =
 /** True when the request asks for citations or verification, the only time `sources/` is touched. */
 export function wantsEvidence(query: string): boolean {
   return EVIDENCE_QUERY.test(query);
+}
+
+const CLAIMS_QUERY =
+  /\b(claims?|claiming|evidence[- ]backed|proof|prove|allowed|forbidden|approved|compliance|compliant|substantiat\w*|may we|can we say|coverage)\b|宣称|声明|证据|合规|可以说|能否说|禁止|允许/i;
+
+/** True when the request is about claims, evidence or what may be said: the ontology's questions. */
+export function wantsClaims(query: string): boolean {
+  return CLAIMS_QUERY.test(query) || wantsEvidence(query);
 }
 
 interface Listed {
@@ -90,7 +111,8 @@ export function collectCandidates(
   fallbackTerms: readonly string[] = queryTerms,
 ): PackCandidates {
   const warnings: string[] = [];
-  const listed = listCandidates(realRoot, manifest, warnings);
+  const guideBody = readGuideBody(realRoot);
+  const listed = listCandidates(realRoot, manifest, guideBody?.body ?? '', warnings);
   const files: FileCandidate[] = [];
   let budget = PACK_READ_BUDGET_BYTES;
   const ranked = [...listed].sort((a, b) => a.tier - b.tier || pathScore(b, queryTerms) - pathScore(a, queryTerms));
@@ -103,15 +125,35 @@ export function collectCandidates(
       break;
     }
     budget -= cost;
-    files.push(readCandidate(item, manifest, queryTerms, warnings));
+    const read = readCandidate(item, manifest, queryTerms, warnings);
+    if (read) files.push(read);
   }
+  let terms = queryTerms;
   if (fallbackTerms !== queryTerms && !files.some((f) => f.score > 0 || f.sections.some((x) => x.score > 0))) {
     // Nothing matched the discriminating terms: score again with every query term.
+    terms = fallbackTerms;
     for (const f of files) rescore(f, manifest, fallbackTerms);
   }
   files.sort((a, b) => a.tier - b.tier || (a.file < b.file ? -1 : 1));
   const evidence = wantsEvidence(query) ? readEvidence(realRoot, queryTerms, warnings) : [];
-  return { files, evidence, warnings };
+  const loaded = loadGraph(realRoot, manifest, budget);
+  warnings.push(...loaded.warnings);
+  let graph = buildGraphUnits(loaded, queryTerms);
+  if (graph.length === 0 && terms !== queryTerms) graph = buildGraphUnits(loaded, terms);
+  const ontology =
+    manifest.type === 'content-ontology'
+      ? 'first'
+      : manifest.profile === 'hybrid' || wantsClaims(query)
+        ? 'always'
+        : 'if-needed';
+  return {
+    files,
+    evidence,
+    guide: guideBody ? guideCandidate(guideBody.body, guideBody.truncated, terms) : null,
+    graph,
+    ontology,
+    warnings,
+  };
 }
 
 function pathScore(item: Listed, queryTerms: readonly string[]): number {
@@ -142,8 +184,12 @@ function readCandidate(
   manifest: PackManifest,
   queryTerms: readonly string[],
   warnings: string[],
-): FileCandidate {
-  const head = readHead(item.file.real, READ_CAP_BYTES);
+): FileCandidate | null {
+  const head = tryReadHead(item.file.real, READ_CAP_BYTES);
+  if (head === null) {
+    warnings.push(`${item.file.rel} is not a readable regular file; skipped`);
+    return null;
+  }
   const text = head.text.charCodeAt(0) === 0xfeff ? head.text.slice(1) : head.text;
   if (head.truncated) {
     warnings.push(
@@ -191,7 +237,7 @@ function listDir(realRoot: string, under: string, maxDepth: number, warnings: st
   return listed.files.filter(md);
 }
 
-function listCandidates(realRoot: string, m: PackManifest, warnings: string[]): Listed[] {
+function listCandidates(realRoot: string, m: PackManifest, guide: string, warnings: string[]): Listed[] {
   const compiled = () =>
     listDir(realRoot, 'compiled', 3, warnings).map(
       (file): Listed => ({ file, kind: file.rel.startsWith('compiled/splits/') ? 'split' : 'view', tier: 0 }),
@@ -204,7 +250,7 @@ function listCandidates(realRoot: string, m: PackManifest, warnings: string[]): 
   const wiki = () => listDir(realRoot, 'wiki', 4, warnings).map((file): Listed => ({ file, kind: 'page', tier: 1 }));
   if (m.profile === 'document-first') return [...compiled(), ...docs()];
   if (m.profile === 'wiki-first') return [...compiled(), ...wiki()];
-  const mapped = contextMap(realRoot, warnings);
+  const mapped = contextMap(realRoot, guide, warnings);
   if (mapped.length > 0) return mapped;
   return [...compiled(), ...docs(), ...wiki()];
 }
@@ -230,10 +276,7 @@ const MAP_REF = /(?:`|\]\()((?:documents|compiled|wiki)\/[^`)\s#]+)(?:#[^`)\s]*)
  * The hybrid context map: paths under documents/, compiled/ or wiki/ that the guide names (in
  * backticks or Markdown links), in the order it names them. A named directory lists its pages.
  */
-function contextMap(realRoot: string, warnings: string[]): Listed[] {
-  const entry = resolvePackPath(realRoot, ENTRY_FILE);
-  if (!entry.ok || entry.real === null) return [];
-  const body = readHead(entry.real, READ_CAP_BYTES).text;
+function contextMap(realRoot: string, body: string, warnings: string[]): Listed[] {
   const out: Listed[] = [];
   const seen = new Set<string>();
   for (const m of body.matchAll(MAP_REF)) {

@@ -1,5 +1,7 @@
-import { type Dirent, readdirSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { type IgnoreFile, ignoredBy } from './gitignore.js';
+import { ancestorIgnores, readIgnoreLayer } from './ignore-layers.js';
 import type { DiscoveredPack, DiscoveryDiagnostic, PackScope } from './model.js';
 import { ENTRY_FILE, readPackHead } from './pack-head.js';
 import { isInside, safeRealpath } from './paths.js';
@@ -44,6 +46,15 @@ interface Frame {
   abs: string;
   real: string;
   depth: number;
+  /** Path below the scope root, `/`-separated ('' for the root). */
+  rel: string;
+  /** `.gitignore` layers in force here, outermost first. */
+  ignore: IgnoreFile[];
+}
+
+export interface DiscoveryOptions {
+  /** Honour `.gitignore` files (default true); see `ancestorIgnores` for which ones. */
+  gitignore?: boolean;
 }
 
 /**
@@ -53,13 +64,17 @@ interface Frame {
  * realpath visited set and only while they stay inside the scope root; depth and directory count
  * are bounded with a diagnostic. A pack reachable twice (alias, or two scopes) is listed once.
  */
-export function discoverPacks(roots: readonly ScopeRoot[], limits: DiscoveryLimits = DEFAULT_LIMITS): DiscoveryResult {
+export function discoverPacks(
+  roots: readonly ScopeRoot[],
+  limits: DiscoveryLimits = DEFAULT_LIMITS,
+  options: DiscoveryOptions = {},
+): DiscoveryResult {
   const visited = new Set<string>();
   const packs: DiscoveredPack[] = [];
   const scans: ScopeScan[] = [];
   const diagnostics: DiscoveryDiagnostic[] = [];
   for (const root of roots) {
-    const scan = scanScope(root, limits, visited, diagnostics);
+    const scan = scanScope(root, limits, visited, diagnostics, options.gitignore ?? true);
     scans.push(scan.scan);
     packs.push(...scan.packs);
   }
@@ -75,9 +90,18 @@ interface Walk {
   scan: ScopeScan;
   packs: DiscoveredPack[];
   depthSkipped: number;
+  gitignore: boolean;
+  /** The scope root's path inside its repository (`.agents/knowledge/`), for ancestor rules. */
+  ignorePrefix: string;
 }
 
-function scanScope(root: ScopeRoot, limits: DiscoveryLimits, visited: Set<string>, diagnostics: DiscoveryDiagnostic[]) {
+function scanScope(
+  root: ScopeRoot,
+  limits: DiscoveryLimits,
+  visited: Set<string>,
+  diagnostics: DiscoveryDiagnostic[],
+  gitignore: boolean,
+) {
   const scan: ScopeScan = {
     scope: root.scope,
     dir: root.dir,
@@ -96,8 +120,20 @@ function scanScope(root: ScopeRoot, limits: DiscoveryLimits, visited: Set<string
     return { scan, packs };
   }
   visited.add(realRoot);
-  const walk: Walk = { root, realRoot, limits, visited, diagnostics, scan, packs, depthSkipped: 0 };
-  const stack: Frame[] = [{ abs: root.dir, real: realRoot, depth: 0 }];
+  const ancestors = gitignore && root.scope === 'workspace' ? ancestorIgnores(root.dir) : { prefix: '', layers: [] };
+  const walk: Walk = {
+    root,
+    realRoot,
+    limits,
+    visited,
+    diagnostics,
+    scan,
+    packs,
+    depthSkipped: 0,
+    gitignore,
+    ignorePrefix: ancestors.prefix,
+  };
+  const stack: Frame[] = [{ abs: root.dir, real: realRoot, depth: 0, rel: '', ignore: ancestors.layers }];
   while (stack.length > 0) {
     if (scan.dirsScanned >= limits.maxDirs) {
       scan.truncated = 'dirs';
@@ -123,7 +159,9 @@ function scanScope(root: ScopeRoot, limits: DiscoveryLimits, visited: Set<string
 function visitDir(walk: Walk, frame: Frame): Frame[] {
   const entries = listDir(frame.abs, walk.diagnostics);
   if (entries === null) return [];
+  const here = withIgnoreFile(walk, frame, entries);
   if (entries.some((e) => e.name === ENTRY_FILE && (e.isFile() || e.isSymbolicLink()))) {
+    if (ignored(walk, here, frame.rel ? `${frame.rel}/${ENTRY_FILE}` : ENTRY_FILE, false, frame.abs)) return [];
     walk.packs.push(makePack(walk.root, frame));
     walk.scan.packs++;
     return [];
@@ -135,8 +173,9 @@ function visitDir(walk: Walk, frame: Frame): Frame[] {
   }
   const children: Frame[] = [];
   for (const entry of entries) {
-    const child = childFrame(entry, frame, walk.realRoot, walk.diagnostics);
+    const child = childFrame(entry, here, walk.realRoot, walk.diagnostics);
     if (child === null) continue;
+    if (ignored(walk, here, child.rel, true, child.abs)) continue;
     if (child.depth > walk.limits.maxDepth) {
       walk.depthSkipped++;
       continue;
@@ -148,10 +187,36 @@ function visitDir(walk: Walk, frame: Frame): Frame[] {
   return children;
 }
 
+/** The frame with this directory's own `.gitignore` (a regular file, bounded read) added. */
+function withIgnoreFile(walk: Walk, frame: Frame, entries: readonly Dirent[]): Frame {
+  if (!walk.gitignore || !entries.some((e) => e.name === '.gitignore' && e.isFile())) return frame;
+  const base = `${walk.ignorePrefix}${frame.rel}`.replace(/\/$/, '');
+  const layer = readIgnoreLayer(frame.abs, base);
+  return layer ? { ...frame, ignore: [...frame.ignore, layer] } : frame;
+}
+
+/**
+ * True when a `.gitignore` rule excludes `rel`. A skipped directory that is itself a pack (or a
+ * skipped entry file) gets an info diagnostic naming the rule, so a hidden pack is explainable.
+ */
+function ignored(walk: Walk, frame: Frame, rel: string, isDir: boolean, abs: string): boolean {
+  if (frame.ignore.length === 0) return false;
+  const match = ignoredBy(frame.ignore, `${walk.ignorePrefix}${rel}`, isDir);
+  if (match === null) return false;
+  if (!isDir || existsSync(join(abs, ENTRY_FILE))) {
+    const what = isDir ? `pack at ${abs}` : `pack at ${abs} (its ${ENTRY_FILE})`;
+    const message = `skipped ${what}: ignored by ${match.file}:${match.line} (${match.pattern})`;
+    walk.diagnostics.push(note('info', 'PACK_GITIGNORED', message, abs));
+  }
+  return true;
+}
+
 function childFrame(entry: Dirent, frame: Frame, realRoot: string, diagnostics: DiscoveryDiagnostic[]): Frame | null {
   if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) return null;
   const abs = join(frame.abs, entry.name);
-  if (entry.isDirectory()) return { abs, real: join(frame.real, entry.name), depth: frame.depth + 1 };
+  const rel = frame.rel ? `${frame.rel}/${entry.name}` : entry.name;
+  const base = { abs, depth: frame.depth + 1, rel, ignore: frame.ignore };
+  if (entry.isDirectory()) return { ...base, real: join(frame.real, entry.name) };
   if (!entry.isSymbolicLink()) return null;
   const real = safeRealpath(abs);
   if (real === null) {
@@ -172,7 +237,7 @@ function childFrame(entry: Dirent, frame: Frame, realRoot: string, diagnostics: 
     );
     return null;
   }
-  return { abs, real, depth: frame.depth + 1 };
+  return { ...base, real };
 }
 
 function makePack(root: ScopeRoot, frame: Frame): DiscoveredPack {

@@ -1,5 +1,5 @@
 import type { EvidenceCandidate } from './candidates.js';
-import { readHead } from './frontmatter.js';
+import { tryReadHead } from './frontmatter.js';
 import { READ_CAP_BYTES, SOURCE_MAP_CAP_BYTES } from './limits.js';
 import { resolvePackPath } from './paths.js';
 import { SourceMap } from './standard-schemas.js';
@@ -21,7 +21,11 @@ export function readEvidence(realRoot: string, queryTerms: readonly string[], wa
     warnings.push('the request asks for evidence but the pack has no indexes/source-map.json; sources/ is not loaded');
     return [];
   }
-  const head = readHead(map.real, SOURCE_MAP_CAP_BYTES);
+  const head = tryReadHead(map.real, SOURCE_MAP_CAP_BYTES);
+  if (head === null) {
+    warnings.push('indexes/source-map.json is not a readable regular file; no evidence anchors used');
+    return [];
+  }
   if (head.truncated) {
     warnings.push(`indexes/source-map.json is over ${SOURCE_MAP_CAP_BYTES / 1048576} MB; no evidence anchors used`);
     return [];
@@ -63,7 +67,8 @@ function excerptLines(real: string, anchor: string): string | null {
   if (!m) return null;
   const from = Number(m[1]);
   const to = Math.min(Number(m[2] ?? m[1]), from + MAX_EXCERPT_LINES - 1);
-  const head = readHead(real, READ_CAP_BYTES);
+  const head = tryReadHead(real, READ_CAP_BYTES);
+  if (head === null) return null;
   const lines = head.text.split(/\r?\n/);
   const available = head.truncated ? lines.length - 1 : lines.length;
   if (from < 1 || to > available) return null;

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import type { PackIssue } from './model.js';
 
@@ -16,14 +16,23 @@ export interface FrontmatterSplit {
   bodyLine: number;
 }
 
+/** Thrown by `readHead` for anything but a regular file (FIFO, socket, device, directory). */
+export class NotRegularFileError extends Error {
+  readonly code = 'PACK_NOT_REGULAR_FILE';
+}
+
 /**
  * Reads at most `cap` bytes from the start of a file: the frontmatter region of a
  * `KNOWLEDGE.md`, or the prefix of an oversized file. Returns the text and the file size.
+ * Opens non-blocking and checks the opened descriptor, so a FIFO or device planted in a pack
+ * (or swapped in after a stat) is refused instead of hanging the process or reading forever.
  */
 export function readHead(path: string, cap: number): { text: string; size: number; truncated: boolean } {
-  const fd = openSync(path, 'r');
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const size = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new NotRegularFileError(`${path} is not a regular file; not read`);
+    const size = stat.size;
     const want = Math.min(size, cap);
     const buf = Buffer.alloc(want);
     let got = 0;
@@ -39,10 +48,19 @@ export function readHead(path: string, cap: number): { text: string; size: numbe
   }
 }
 
+/** `readHead`, or null for a file that is missing, unreadable or not a regular file. */
+export function tryReadHead(path: string, cap: number): { text: string; size: number; truncated: boolean } | null {
+  try {
+    return readHead(path, cap);
+  } catch {
+    return null;
+  }
+}
+
 /** Splits `---` fenced frontmatter from the body. BOM and CRLF are accepted. */
 export function splitFrontmatter(text: string, file: string, truncated = false): FrontmatterSplit | PackIssue {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = src.split(/\r?\n/);
+  const lines = src.split(/\r\n|\r|\n/);
   if ((lines[0] ?? '').trimEnd() !== '---') {
     return issue(file, 1, 'PACK_NO_FRONTMATTER', 'KNOWLEDGE.md must start with YAML frontmatter (---)', {
       hint: 'put a line `---` first, then name/description/type/status, then a closing `---`',

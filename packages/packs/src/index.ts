@@ -6,15 +6,27 @@ export type { PackBuildEntry, PackBuildOptions, PackBuildPlan } from './build.js
 export { planPackBuild } from './build.js';
 export { writePackBuild } from './build-write.js';
 export type { EvidenceCandidate, FileCandidate, PackCandidates } from './candidates.js';
-export { collectCandidates, wantsEvidence } from './candidates.js';
+export { collectCandidates, wantsClaims, wantsEvidence } from './candidates.js';
 export type { Catalog, CatalogEntry, CatalogOptions, DisableRule, PackState } from './catalog.js';
 export { buildCatalog, parseDisableRule } from './catalog.js';
+export type { CatalogActivation, CatalogBlock, CatalogBlockEntry } from './catalog-block.js';
+export { CATALOG_ELEMENT, CATALOG_NOTE, catalogEntries, escapeText, renderCatalogBlock } from './catalog-block.js';
 export type { PacksConfigValues } from './config.js';
 export { defaultConfigPath, loadPacksConfig, PacksConfig } from './config.js';
-export type { DiscoveryLimits, DiscoveryResult, ScopeRoot, ScopeScan } from './discover.js';
+export type { DiscoveryLimits, DiscoveryOptions, DiscoveryResult, ScopeRoot, ScopeScan } from './discover.js';
 export { DEFAULT_LIMITS, discoverPacks, loadPackAt, SKIPPED_DIRS } from './discover.js';
 export { evalPack, evalVerdict, readSuite } from './eval.js';
-export { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
+export { NotRegularFileError, parseFrontmatterYaml, readHead, splitFrontmatter, tryReadHead } from './frontmatter.js';
+export type { IgnoreFile, IgnoreMatch } from './gitignore.js';
+export { ignoredBy, parseGitignore } from './gitignore.js';
+export type { ClaimStanding, GraphUnit } from './graph.js';
+export { buildGraphUnits, claimStanding } from './graph.js';
+export type { GraphLayer, GraphRecord, LoadedGraph } from './graph-load.js';
+export { GRAPH_FILE_CAP_BYTES, kindOf, loadGraph } from './graph-load.js';
+export type { GuideCandidate, GuideSection } from './guide.js';
+export { guideCandidate, readGuideBody } from './guide.js';
+export type { GuideResource, ResourceKind } from './guide-tool.js';
+export { GUIDE_ELEMENT, guideResources, packCatalog, packGuide } from './guide-tool.js';
 export { PACK_READ_BUDGET_BYTES, READ_CAP_BYTES } from './limits.js';
 export { listPacks, validatePackTarget } from './list.js';
 export type { LoadedCatalog, PackScopeOptions } from './load-catalog.js';
@@ -38,7 +50,9 @@ export { PACK_SCOPES, PACK_STATUSES, PACK_TRUST_LEVELS, STANDARD_TYPES } from '.
 export type {
   ContextOutputData,
   PackBuildOutputData,
+  PackCatalogOutputData,
   PackEvalOutputData,
+  PackGuideOutputData,
   PackListOutputData,
   PackResolveOutputData,
   PackValidateOutputData,
@@ -46,7 +60,9 @@ export type {
 export {
   ContextOutput,
   PackBuildOutput,
+  PackCatalogOutput,
   PackEvalOutput,
+  PackGuideOutput,
   PackListOutput,
   PackResolveOutput,
   PackValidateOutput,
@@ -55,10 +71,10 @@ export { readPackHead } from './pack-head.js';
 export { checkPackPath, resolvePackPath } from './paths.js';
 export { buildContextRecord, recordDirectory, writeContextRecord } from './record.js';
 export type { ResolveContextOptions, ResolvedContext } from './resolve.js';
-export { DEFAULT_BUDGET, resolveContext } from './resolve.js';
+export { CATALOG_SHARE, DEFAULT_BUDGET, resolveContext } from './resolve.js';
 export { jsonSchemas } from './schemas.js';
 export type { PackSelection, SelectedUnit } from './select.js';
-export { selectPackContext } from './select.js';
+export { GUIDE_WHOLE_TOKENS, selectPackContext } from './select.js';
 export type {
   CompileRunRecord,
   ContextResolutionRecord,

@@ -29,6 +29,8 @@ export interface PackScopeOptions {
   /** `--disable <name>[@scope]`. */
   disable?: readonly string[];
   limits?: DiscoveryLimits;
+  /** Honour `.gitignore` files during discovery (default true; `--no-gitignore`). */
+  gitignore?: boolean;
   /** Home directory for `~/` in `--pack` paths. */
   home?: string;
 }
@@ -72,7 +74,7 @@ export function scopeRoots(
  */
 export function loadCatalog(o: PackScopeOptions): LoadedCatalog {
   const roots = scopeRoots(o);
-  const discovery = discoverPacks(roots, o.limits ?? DEFAULT_LIMITS);
+  const discovery = discoverPacks(roots, o.limits ?? DEFAULT_LIMITS, { gitignore: o.gitignore ?? true });
   const explicitPacks: DiscoveredPack[] = [];
   const explicitNames: string[] = [];
   for (const value of o.packs ?? []) {

@@ -95,7 +95,10 @@ export const ResolvedPackOutput = z.object({
   runtime_mode: z.enum(RUNTIME_MODES),
   wrapper_order: z.number().int().nullable().describe('1-based position of its wrapper; null when nothing fitted'),
   tokens: z.number().int(),
-  selected_files: z.array(z.string()),
+  guide: z
+    .array(z.string())
+    .describe('the guide tier included: KNOWLEDGE.md (its body), or KNOWLEDGE.md#<section> when cut to fit'),
+  selected_files: z.array(z.string()).describe('context units: files, sections (#id), subgraphs (#record-id), anchors'),
   selected_documents: z.array(z.string()),
   selected_splits: z.array(z.string()),
   source_anchors: z.array(z.string()),
@@ -133,6 +136,14 @@ export const PackResolveOutput = z
     skipped: z.array(SkippedOutput),
     missing: z.array(z.string()).describe('query terms no activated pack or spec mentions'),
     recommendation: z.literal('ask_user_or_mark_unknown').nullable(),
+    catalog: z
+      .object({
+        listed: z.array(z.string()).describe('packs listed in the <available_knowledge_packs> block, by name'),
+        omitted: z.array(z.string()).describe('activatable packs left out to stay within the budget'),
+        tokens: z.number().int(),
+      })
+      .nullable()
+      .describe('the model-facing catalog block at the start of `context` (--catalog), else null'),
     diagnostics: z.array(Diagnostic),
     record: z.string().nullable().describe('context-resolution record written with --record'),
   })
@@ -182,6 +193,51 @@ export const PackBuildOutput = z
   })
   .describe('maestro pack build --json');
 
+export const PackGuideOutput = z
+  .object({
+    name: z.string(),
+    location: z.string(),
+    status: z.enum(PACK_STATUSES),
+    trust: z.enum(PACK_TRUST_LEVELS).describe('effective trust'),
+    profile: z.enum(PACK_PROFILES),
+    runtime_mode: z.enum(RUNTIME_MODES),
+    budget: z.number().int(),
+    context: z.string().describe("the <knowledge_pack_guide> block ('' when even the wrapper does not fit)"),
+    token_estimate: z.number().int(),
+    guide: z.array(z.string()).describe('KNOWLEDGE.md, or the KNOWLEDGE.md#<section> parts kept to fit'),
+    resources: z
+      .array(z.object({ kind: z.enum(['runtime', 'primary', 'evidence']), path: z.string() }))
+      .describe('listed, never read'),
+    warnings: z.array(z.string()),
+  })
+  .describe('maestro pack guide --json');
+
+const CatalogEntryOutput = z.object({
+  name: z.string(),
+  description: z.string(),
+  type: z.string(),
+  status: z.enum(PACK_STATUSES),
+  trust: z.enum(PACK_TRUST_LEVELS).describe('effective trust'),
+  profile: z.string(),
+  runtime_mode: z.string(),
+  primary_document: z.string().nullable(),
+  location: z.string(),
+  activation: z.enum(['available', 'needs-approval', 'needs-confirmation']),
+});
+
+export const PackCatalogOutput = z
+  .object({
+    budget: z.number().int(),
+    context: z.string().describe("the <available_knowledge_packs> block ('' when no pack can be activated)"),
+    token_estimate: z.number().int(),
+    packs: z.array(CatalogEntryOutput).describe('the packs listed in the block'),
+    omitted: z.array(z.string()).describe('activatable packs left out to stay within the budget'),
+    diagnostics: z.array(Diagnostic),
+  })
+  .describe('maestro pack catalog --json');
+
+export type PackGuideOutputData = z.infer<typeof PackGuideOutput>;
+export type PackCatalogOutputData = z.infer<typeof PackCatalogOutput>;
 export type PackValidateOutputData = z.infer<typeof PackValidateOutput>;
 export type PackListOutputData = z.infer<typeof PackListOutput>;
 export type PackResolveOutputData = z.infer<typeof PackResolveOutput>;

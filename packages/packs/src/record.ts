@@ -48,7 +48,7 @@ export function buildContextRecord(
       return {
         name: p.name,
         activation: p.activation,
-        selected_files: p.selected_files,
+        selected_files: [...p.guide, ...p.selected_files],
         status: p.status,
         trust: p.trust.effective,
         grounding: p.grounding as 'none' | 'recommended' | 'required',

@@ -2,6 +2,7 @@ import { type ActivatedPack, type ActivationPlan, metadataText, planActivation }
 import { assembleContext, type ContextAssembly, type ContextPackInput, type ContextSpecInput } from './assemble.js';
 import { collectCandidates, wantsEvidence } from './candidates.js';
 import type { CatalogEntry } from './catalog.js';
+import { catalogEntries, renderCatalogBlock } from './catalog-block.js';
 import { type LoadedCatalog, loadCatalog, type PackScopeOptions } from './load-catalog.js';
 import type { PackResolveOutputData } from './output-schemas.js';
 import { listPackFiles } from './pack-tree.js';
@@ -19,7 +20,14 @@ export interface ResolveContextOptions extends PackScopeOptions {
   specs?: readonly ContextSpecInput[];
   /** Only implicitly/explicitly activated packs; false skips resolver-driven activation. */
   resolver?: boolean;
+  /** Include each activated pack's guide (`KNOWLEDGE.md` body) when it fits; default true. */
+  guide?: boolean;
+  /** Put the model-facing catalog (`<available_knowledge_packs>`) first, within the budget. */
+  catalog?: boolean;
 }
+
+/** The catalog takes at most this share of the budget when asked for; context keeps the rest. */
+export const CATALOG_SHARE = 0.3;
 
 export interface ResolvedContext {
   output: PackResolveOutputData;
@@ -42,10 +50,32 @@ export function resolveContext(o: ResolveContextOptions): ResolvedContext {
     resolverHints: hints,
   });
   const queryTerms = terms(o.query);
-  const inputs = plan.activated.map((a) => packInput(a, queryTerms, o.query));
+  const inputs = plan.activated.map((a) => ({ ...packInput(a, queryTerms, o.query), guide: o.guide }));
   const evidence = wantsEvidence(o.query);
-  const assembly = assembleContext({ query: o.query, specs: o.specs ?? [], packs: inputs, budget: o.budget, evidence });
-  return { output: toOutput(o, plan, assembly, loaded, evidence), plan, assembly, loaded };
+  const entries = o.catalog ? catalogEntries(loaded.catalog) : [];
+  const wanted = o.catalog ? renderCatalogBlock(entries, o.budget).tokens : 0;
+  const share = Math.min(wanted, Math.floor(o.budget * CATALOG_SHARE));
+  const assembly = assembleContext({
+    query: o.query,
+    specs: o.specs ?? [],
+    packs: inputs,
+    budget: o.budget - share,
+    evidence,
+  });
+  const catalog = o.catalog ? renderCatalogBlock(entries, o.budget - assembly.tokens) : null;
+  const output = toOutput(o, plan, assembly, loaded, evidence);
+  if (catalog) {
+    output.context = `${catalog.text}${assembly.text}`;
+    output.token_estimate = catalog.tokens + assembly.tokens;
+    output.catalog = { listed: catalog.listed, omitted: catalog.omitted, tokens: catalog.tokens };
+    if (catalog.omitted.length > 0)
+      output.diagnostics.push({
+        severity: 'warning',
+        code: 'PACK_CATALOG_BUDGET',
+        message: `${catalog.omitted.length} pack(s) left out of the catalog block to stay within the budget: ${catalog.omitted.join(', ')}`,
+      });
+  }
+  return { output, plan, assembly, loaded };
 }
 
 /**
@@ -118,7 +148,8 @@ function toOutput(
         runtime_mode: a.manifest.mode,
         wrapper_order: b.wrapperOrder,
         tokens: b.tokens,
-        selected_files: s.units.map((u) => u.path),
+        guide: s.guide,
+        selected_files: s.units.filter((u) => u.kind !== 'guide').map((u) => u.path),
         selected_documents: s.selectedDocuments,
         selected_splits: s.selectedSplits,
         source_anchors: s.sourceAnchors,
@@ -142,6 +173,7 @@ function toOutput(
     skipped: plan.skipped,
     missing: assembly.missing,
     recommendation: assembly.missing.length > 0 ? 'ask_user_or_mark_unknown' : null,
+    catalog: null,
     diagnostics: [
       ...loaded.diagnostics,
       ...(specsBlock?.warnings ?? []).map((message) => ({

@@ -2,7 +2,9 @@ import { PacksConfig } from './config.js';
 import {
   ContextOutput,
   PackBuildOutput,
+  PackCatalogOutput,
   PackEvalOutput,
+  PackGuideOutput,
   PackListOutput,
   PackResolveOutput,
   PackValidateOutput,
@@ -21,5 +23,7 @@ export const jsonSchemas = {
   'pack-resolve-output': PackResolveOutput,
   'pack-eval-output': PackEvalOutput,
   'pack-build-output': PackBuildOutput,
+  'pack-guide-output': PackGuideOutput,
+  'pack-catalog-output': PackCatalogOutput,
   'context-output': ContextOutput,
 };

@@ -1,4 +1,4 @@
-import { readHead } from './frontmatter.js';
+import { tryReadHead } from './frontmatter.js';
 import type { PackIssue } from './model.js';
 import type { PackFile } from './pack-tree.js';
 import { checkPackPath, describePathProblem, resolvePackPath } from './paths.js';
@@ -23,7 +23,12 @@ export function readPackJson(file: PackFile): { data: unknown; issues: PackIssue
       ],
     };
   }
-  const text = readHead(file.real, JSON_CAP_BYTES).text;
+  const head = tryReadHead(file.real, JSON_CAP_BYTES);
+  if (head === null) {
+    const message = 'cannot read: not a regular file, or permission denied';
+    return { data: undefined, issues: [{ severity: 'error', code: 'PACK_UNREADABLE', file: file.rel, message }] };
+  }
+  const text = head.text;
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     return { data: JSON.parse(body), issues: [] };

@@ -25,13 +25,36 @@ export function escapeAttr(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
+/** Invisible characters that could hide inside a tag (`<\u200b/knowledge_pack>`): format and combining marks. */
+const INVISIBLE = '\\p{Cf}\\p{Mn}\\p{Me}';
+/** `<` and the characters NFKC folds into it (fullwidth and small less-than signs). */
+const LESS_THAN = '[<\\uFF1C\\uFE64]';
+/** Element names a model could take for a fence or a role, even written `< system` or `< /x`. */
+const FENCES = 'knowledge_pack|knowledge_pack_guide|knowledge_resources|available_knowledge_packs|project_knowledge';
+const ROLES = 'system|assistant|developer|instructions?';
+const SENSITIVE = `${FENCES}|${ROLES}|user|tool`;
+const TAG_LIKE = new RegExp(
+  `${LESS_THAN}(?=[${INVISIBLE}]*[/!?\\p{L}_])|${LESS_THAN}(?=[\\s${INVISIBLE}]*(?:/|(?:${SENSITIVE})(?![\\p{L}\\p{N}_])))`,
+  'giu',
+);
+/** Character references that decode to `<` (`&lt;`, `&LT`, `&#60;`, `&#x3C;`), with or without `;`. */
+const LT_ENTITY = /&(?=(?:lt|#0*60|#x0*3c)(?![\p{L}\p{N}]))/giu;
+
 /**
- * Makes content unable to open or close any element: every `<` that starts something tag-like
- * (`<x`, `</x`, `<!`, `<?`) becomes `&lt;`. `a < b` and `x<3` stay as written, so code samples
- * survive; `</knowledge_pack>` inside content can no longer close the fence.
+ * Makes content unable to open or close any element. Every `<` (or fullwidth `＜`) that starts
+ * something tag-like becomes `&lt;`: directly followed by a name, `/`, `!` or `?` (invisible
+ * characters in between do not help), or followed by spaces and then `/` or a fence/role name
+ * (`< /knowledge_pack >`, `< system>`). A character reference that would decode to `<` has its
+ * `&` escaped, so decoding the output once gives back exactly the content, never a tag. `a < b`
+ * and `x<3` stay as written, so code samples survive.
  */
 export function neutraliseTags(text: string): string {
-  return text.replace(/<(?=[/!?A-Za-z_\u00c0-\uffff])/g, '&lt;');
+  return text.replace(LT_ENTITY, '&amp;').replace(TAG_LIKE, '&lt;');
+}
+
+/** Text as a lenient reader sees it: NFKC-folded, invisible characters removed. */
+function folded(text: string): string {
+  return text.normalize('NFKC').replace(new RegExp(`[${INVISIBLE}]`, 'gu'), '');
 }
 
 const INJECTION_PATTERNS: RegExp[] = [
@@ -39,15 +62,16 @@ const INJECTION_PATTERNS: RegExp[] = [
   /\b(?:reveal|print|show|output)\s+(?:the\s+|your\s+)?system\s+prompt/i,
   /\bnew\s+(?:system\s+)?instructions?\s*:/i,
   /\byou\s+(?:are|must)\s+now\s+(?:act|behave|ignore|obey|follow)/i,
-  /<\/?\s*(?:system|assistant|developer|instructions?|knowledge_pack)\b/i,
+  new RegExp(`(?:<|&(?:lt|#0*60|#x0*3c);?)\\s*/?\\s*(?:${FENCES}|${ROLES})(?![\\p{L}\\p{N}_])`, 'iu'),
   /(?:忽略|无视|忘记)(?:之前|以上|前面|先前|上面|所有)(?:的)?(?:所有|全部)?(?:指令|指示|说明|规则|提示)/,
 ];
 
 /** Instruction-like snippets found in content (kept as data; the caller raises a warning). */
 export function detectInjection(text: string): string[] {
   const found: string[] = [];
+  const plain = folded(text);
   for (const re of INJECTION_PATTERNS) {
-    const m = re.exec(text);
+    const m = re.exec(plain);
     if (m) found.push(m[0].slice(0, 80));
   }
   return found;
@@ -57,6 +81,8 @@ export interface WrapperUnit {
   /** `compiled/splits/x/offline.md` or `documents/x.md#timeline`. */
   path: string;
   text: string;
+  /** A part of the guide (`KNOWLEDGE.md` body): listed on its own `Guide:` line, emitted first. */
+  guide?: boolean;
 }
 
 export interface PackWrapperInput {
@@ -92,7 +118,10 @@ export function renderHead(input: PackWrapperInput): string {
     .join(' ');
   const lines = [`<knowledge_pack ${attrs}>`, preface];
   if (input.grounding === 'required' && !persona) lines.push(GROUNDING_REQUIRED_LINE);
-  lines.push(`Selected: ${input.units.map((u) => neutraliseTags(u.path)).join(', ') || '(nothing)'}`);
+  const guide = input.units.filter((u) => u.guide);
+  if (guide.length > 0) lines.push(`Guide: ${guide.map((u) => neutraliseTags(u.path)).join(', ')}`);
+  const content = input.units.filter((u) => !u.guide);
+  lines.push(`Selected: ${content.map((u) => neutraliseTags(u.path)).join(', ') || '(nothing)'}`);
   if (input.warnings.length > 0) {
     lines.push('Warnings:', ...input.warnings.map((w) => `- ${neutraliseTags(w)}`));
   }
@@ -104,10 +133,16 @@ export function renderHead(input: PackWrapperInput): string {
  * output holds exactly one real `</knowledge_pack>` per wrapper whatever the pack contains.
  */
 export function renderPackWrapper(input: PackWrapperInput): string {
-  return `${renderHead(input)}\n${input.units.map(renderUnit).join('\n')}${WRAPPER_CLOSE}\n`;
+  const units = [...input.units.filter((u) => u.guide), ...input.units.filter((u) => !u.guide)];
+  return `${renderHead(input)}\n${units.map(renderUnit).join('\n')}${WRAPPER_CLOSE}\n`;
 }
 
-/** Counts real closing tags in assembled context (a test oracle and a runtime self-check). */
-export function countClosingTags(text: string): number {
-  return text.split(WRAPPER_CLOSE).length - 1;
+/**
+ * Counts closing tags of a fence in assembled context the way a lenient reader would see them:
+ * any case, spaces around the name, fullwidth `＜`, invisible characters inside. Neutralised
+ * content never counts, so this equals the number of wrappers (a test oracle and a self-check).
+ */
+export function countClosingTags(text: string, element = 'knowledge_pack'): number {
+  const re = new RegExp(`<\\s*/\\s*${element}\\s*>`, 'giu');
+  return folded(text).match(re)?.length ?? 0;
 }
