@@ -8,8 +8,6 @@ import { baseFront, writePack, wsOptions } from './fixtures.test-util.js';
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
 /** The standard's ontology-aware example, with one forbidden and one unverified claim. */
-  return ontologyPack(root);
-}
 function ontologyPack(root: string, extra: Record<string, string> = {}, front: Record<string, unknown> = {}) {
   const sentinel = join(root, 'ACTION-RAN');
   return writePack(
