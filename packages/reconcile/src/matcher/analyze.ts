@@ -39,7 +39,7 @@ const W_BIGRAM = 0.5;
 const W_HANCHAR = 0.4;
 const W_DIM = 0.5;
 
-const SENTENCE = /[;!?。；！？\n]+|\.(?=\s|$)|\s[-–—]\s/;
+const SENTENCE = /[;!?。；！？\n]+|\.(?=\s|$)|\s[-–—]\s|——/;
 const CONJ = new Set(['and', 'but', 'or', 'then', '并且', '且', '但', '并', '同时', '而且', '但是', '然后']);
 const TAIL_END = new Set(['with', 'by', 'to', 'for', '为', '成']);
 const DETERMINERS = new Set([
@@ -290,10 +290,12 @@ function lexUnit(
     addTerm(b, f, e.concept, weight, u.surface, e.generic);
     if (!e.generic) b.choicePending = 0;
   }
-  // An unknown word names a scope ("billing service"); a known concept only after "the / in / for"
-  // ("the admin app"), otherwise it is the subject ("published packages", "pin package versions").
+  // An unknown word names a scope ("billing service"); a known English concept only after "the /
+  // in / for" ("the admin app"), otherwise it is the subject ("published packages", "pin package versions").
   const named = e.concept && !e.generic && !e.imperative && !e.choice && !e.concept.startsWith('t:');
-  b.lastTerm = named && afterLead && e.concept ? { terms: [e.concept], scopeable: true } : null;
+  // Chinese names its services with ordinary words right before the noun (通知服务, 支付模块).
+  const lead = afterLead || HAN_START.test(u.surface);
+  b.lastTerm = named && lead && e.concept ? { terms: [e.concept], scopeable: true } : null;
   if (e.choice) b.choicePending = 3;
   else if (!e.stop && b.choicePending > 0) b.choicePending--;
 }

@@ -147,6 +147,16 @@ function specific(m: ReadonlyMap<string, number>): Map<string, number> {
   return out;
 }
 
+/**
+ * A clause whose subject is definite enough to be contained in another: two specific terms, or
+ * one that names a thing (a tool, an alternative such as floats or JSON). One common word ("不直接
+ * 连接后端服务" is only about `service`) is not a subject a long clause can contradict.
+ */
+function definite(c: Clause): boolean {
+  const terms = [...specific(c.slot).keys()];
+  return terms.length >= 2 || terms.some((t) => t.startsWith('alt:') || isName(t) || c.objects.has(t));
+}
+
 /** Overlap of the specific (non-generic) terms only. */
 function specificOverlap(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Overlap {
   return overlap(specific(a), specific(b));
@@ -157,7 +167,7 @@ export const STANCE_COVER = 0.5;
 export const NUMERIC_SUBJECT = 0.5;
 export const NUMERIC_COVER = 0.4;
 export const CONTAINED = 0.8;
-/** A contained side must name at least one specific thing. */
+/** A contained side must name at least one specific thing (see `definite`). */
 export const CONTAINED_WEIGHT = 1;
 const GENERIC_WEIGHT = 0.35;
 /** Rest of the clause shared when only names differ ("Renovate opens PRs" vs "Dependabot opens PRs"). */
@@ -182,8 +192,8 @@ export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): 
   // One side's whole subject inside the other's ("never log bodies" / "log bodies at debug level").
   const sp = specificOverlap(c.slot, d.slot);
   const contained =
-    (cover(sp.shared, sp.a) >= CONTAINED && sp.a >= CONTAINED_WEIGHT) ||
-    (cover(sp.shared, sp.b) >= CONTAINED && sp.b >= CONTAINED_WEIGHT);
+    (cover(sp.shared, sp.a) >= CONTAINED && sp.a >= CONTAINED_WEIGHT && definite(c)) ||
+    (cover(sp.shared, sp.b) >= CONTAINED && sp.b >= CONTAINED_WEIGHT && definite(d));
   const nameSwapOk = !sub?.names || minCover >= NAME_SWAP_COVER;
   const choiceDetail =
     alt ?? (sub && nameSwapOk ? `${cd.get(sub.c[0]) ?? sub.c[0]} vs ${dd.get(sub.d[0]) ?? sub.d[0]}` : null);
@@ -208,6 +218,8 @@ export interface PairSignals {
   covD: number;
   /** Weight of the candidate's terms that the entry lacks. */
   novelMass: number;
+  /** Weight of the candidate's terms that the entry shares. */
+  shared: number;
   /** The candidate names another member of an alternative set the entry already uses. */
   addsAlternative: boolean;
   /**
@@ -267,6 +279,7 @@ export function comparePair(c: TextFeatures, d: TextFeatures): PairSignals {
     covC: cover(o.shared, o.a),
     covD: cover(o.shared, o.b),
     novelMass: o.a - o.shared,
+    shared: o.shared,
     clauseMatch,
     addsAlternative: addsAlternative(c, d),
     scope: compareScopes(c.scopes, d.scopes),

@@ -60,7 +60,8 @@ export function extractPaths(text: string, scopes: Set<string>): string {
 
 function unitAt(text: string, at: number): { unit: UnitForm; end: number } | null {
   let i = at;
-  if (text[i] === ' ') i++;
+  // "30 s", "30s", and the adjectival "30-second" / "90-day".
+  if (text[i] === ' ' || (text[i] === '-' && /[a-z]/.test(text[i + 1] ?? ''))) i++;
   for (const unit of UNIT_FORMS) {
     if (!text.startsWith(unit.form, i)) continue;
     const end = i + unit.form.length;

@@ -293,7 +293,7 @@ export const CONCEPT_GROUPS: readonly string[] = [
   'new|latest|newest|最新',
   'old|legacy|遗留',
   'before|prior to|ahead of|之前',
-  'after|following|之后',
+  'after|之后',
   'explicit|显式|明确',
   'implicit|隐式',
   'manual|manually|by hand|手动|人工',

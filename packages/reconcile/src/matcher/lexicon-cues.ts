@@ -14,7 +14,9 @@ export const STOPWORDS_EN =
 
 export const STOPWORDS_ZH =
   '的|了|和|与|及|以及|或|或者|在|中|时|是|为|对|将|把|被|并|且|并且|而|则|就|都|也|还|以|于|从|到|向|给|由|里|' +
-  '这|那|这些|那些|该|其|之|等|个|一个|单个|每|所|着|过|吗|呢|吧|啊|我们|你们|他们|我|你|他|她|它|请|上|下|用于|作用|如果|就是|已经|可能|一些|进行|需要时';
+  '这|那|这些|那些|该|其|之|等|个|一个|单个|每|所|着|过|吗|呢|吧|啊|我们|你们|他们|我|你|他|她|它|请|上|下|用于|作用|如果|就是|已经|可能|一些|进行|需要时|' +
+  '仅|只|仅仅|只有|只能|无|当|如|同|已|非|未|会|可|按|作|作为|经|经过|再|先|因|若|才|即|即可|各|让|另|此|本|均|' +
+  '以便|便于|从而|因此|由于|因为|所以|然后|其中|之一|对应|相关|一旦|时候';
 
 /** Negative normative stance: prohibition, or "not required". Longer phrases win over their parts. */
 export const STANCE_NEG_EN = [
@@ -153,10 +155,10 @@ export const STANCE_NEG_ZH = [
   '不采用',
   '不做',
   '不会',
+  '不',
   '不再使用',
   '弃用',
   '废弃',
-  '淘汰',
 ];
 
 export const STANCE_POS_ZH = [
@@ -205,6 +207,8 @@ export const FLIP_VERBS: ReadonlyArray<readonly [string, string]> = [
   ['ignore', 'handle'],
   ['swallow', 'handle'],
   ['跳过', 'run'],
+  ['绕过', 'run'],
+  ['绕开', 'run'],
   ['禁用', 'enable'],
   ['关闭', 'enable'],
   ['停用', 'enable'],
@@ -348,7 +352,6 @@ export const SUPERSEDE_CUES_ZH = [
   '从现在起',
   '今后',
   '以后统一',
-  '淘汰',
   '不再使用',
   '替换为',
   '切换到',

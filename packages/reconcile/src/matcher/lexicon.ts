@@ -1,4 +1,5 @@
 import { CONCEPT_GROUPS } from './lexicon-concepts.js';
+import { CONCEPT_GROUPS_MORE } from './lexicon-concepts-more.js';
 import {
   CHOICE_CUES_EN,
   CHOICE_CUES_ZH,
@@ -109,7 +110,7 @@ function build(): Lexicon {
 type Add = (form: string, patch: LexEntry) => void;
 
 function addConcepts(add: Add) {
-  for (const line of CONCEPT_GROUPS) {
+  for (const line of [...CONCEPT_GROUPS, ...CONCEPT_GROUPS_MORE]) {
     const generic = line.startsWith('~');
     const forms = (generic ? line.slice(1) : line).split('|');
     const concept = latinKey(forms[0]) ?? forms[0];

@@ -36,6 +36,11 @@ export const THRESHOLDS = {
   topic: 0.3,
   /** Lower overlap suffices when both rules are about the same first subject term. */
   headTopic: 0.15,
+  /**
+   * Share of the candidate an entry must cover before a clause-level conflict with it counts: a
+   * long entry always has some short clause that one candidate clause happens to contain.
+   */
+  conflictCover: 0.25,
   /** Overlap a `contest` / `supersede` action needs to name its target. */
   actionSubject: 0.45,
   /** Candidate covered by the entry, and entry covered by the candidate, for a duplicate. */
@@ -57,6 +62,15 @@ export const THRESHOLDS = {
   /** With titles this similar, less content overlap already reads as a paraphrase. */
   sameTitle: 0.8,
   titledParaphrase: 0.45,
+  /**
+   * Weight of shared terms (about two content words) that makes a candidate wholly inside a long
+   * entry a duplicate of it, and a candidate mostly inside it a match at all.
+   */
+  subsetMass: 2,
+  /** Candidate covered this much by an entry (with `subsetMass` shared): said there, or about it. */
+  containedCover: 0.5,
+  /** Between `containedCover` and this, too close to call `related` and promote unreviewed. */
+  reviewCover: 0.5,
   /** maestro-flow's reporting thresholds for evidence strings. */
   evidence: 0.58,
   novelty: 0.18,
@@ -100,6 +114,12 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
   if (p.covC >= T.greyCandidateCover && p.concept >= T.greyConcept) return duplicate;
   // Named alike and saying much the same: a person should decide (safer than auto-promoting).
   if (title >= T.sameTitle && p.concept >= T.titledParaphrase) return duplicate;
+  // Everything the candidate says is somewhere in a longer entry: a restatement of part of it.
+  if (p.covC >= T.duplicateCandidateCover && p.shared >= T.subsetMass) return duplicate;
+  // Much of it is: a paraphrase our vocabulary only half recognises, or a restatement that adds.
+  if (p.covC >= T.reviewCover && p.shared >= T.subsetMass) {
+    return p.novelMass >= T.extendsNovelMass && p.novelMass > p.shared / 2 ? 'extends' : duplicate;
+  }
   return 'related';
 }
 
@@ -121,8 +141,9 @@ export function scorePair(c: View, action: CandidateAction, d: View, related: bo
     titleEq ||
     related ||
     sameHead ||
-    p.conflict !== null ||
+    (p.conflict !== null && (p.concept >= THRESHOLDS.headTopic || p.covC >= THRESHOLDS.conflictCover)) ||
     p.concept >= THRESHOLDS.topic ||
+    (p.covC >= THRESHOLDS.containedCover && p.shared >= THRESHOLDS.subsetMass) ||
     (title >= 0.6 && p.concept >= 0.15);
   if (!topical) return null;
   const relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);

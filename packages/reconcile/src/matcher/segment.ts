@@ -51,10 +51,49 @@ function segmentLatin(words: string[]): Unit[] {
     }
     if (matched) continue;
     const w = words[i];
-    if (w.length > 1 && !/^\d+$/.test(w)) out.push({ kind: 'word', term: `w:${stems[i]}`, surface: w });
+    if (w.length > 1 && !/^\d+$/.test(w)) {
+      out.push({ kind: 'word', term: `w:${stems[i]}`, surface: w });
+      const member = memberOf(w);
+      if (member) out.push(member);
+    }
     i++;
   }
   return out;
+}
+
+const EXTENSIONS = new Set([
+  'js',
+  'ts',
+  'tsx',
+  'jsx',
+  'mjs',
+  'cjs',
+  'py',
+  'rs',
+  'go',
+  'md',
+  'json',
+  'sh',
+  'css',
+  'html',
+]);
+
+/**
+ * The member a dotted identifier ends with (`client.ws.bufferedAmount` → `bufferedamount`), as a
+ * second unit: one text writes `el.innerHTML`, its paraphrase `innerHTML`. Only concepts and
+ * plain words, never cues (a member named `must` is not a modal verb).
+ */
+function memberOf(w: string): Unit | null {
+  const dot = w.lastIndexOf('.');
+  if (dot <= 0) return null;
+  const last = w.slice(dot + 1);
+  if (last.length < 3 || EXTENSIONS.has(last) || /^\d/.test(last)) return null;
+  const key = stem(last);
+  const entry = lexicon().latin.get(key);
+  if (entry?.concept && !entry.stance && !entry.flip && !entry.scope && !entry.negTail && !entry.bound) {
+    return { kind: 'lex', entry: { concept: entry.concept, generic: entry.generic }, surface: last };
+  }
+  return entry ? null : { kind: 'word', term: `w:${key}`, surface: last };
 }
 
 function segmentHan(run: string): Unit[] {

@@ -70,7 +70,8 @@ export function stem(word: string): string {
 
 function stemWord(word: string): string {
   const w = word;
-  const irregular = IRREGULAR[w];
+  // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
+  const irregular = Object.hasOwn(IRREGULAR, w) ? IRREGULAR[w] : undefined;
   if (irregular !== undefined) return irregular === w ? w : stemWord(irregular);
   if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w;
   let s = w;

@@ -1,8 +1,12 @@
 import { normalizeText, sha256 } from '@maestro/core';
 
 const QUOTES = /["'“”‘’`「」『』]/g;
-const CJK_SPACE =
-  /\s+(?=[\p{Script=Han}\u3000-\u303f\uff00-\uffef])|(?<=[\p{Script=Han}\u3000-\u303f\uff00-\uffef])\s+/gu;
+/** Whitespace next to a CJK character or any punctuation: formatting, not wording (`必须 使用`, `a , b`). */
+const LOOSE_SPACE = /\s+(?=[^\p{L}\p{N}]|\p{Script=Han})|(?<=[^\p{L}\p{N}\s]|\p{Script=Han})\s+/gu;
+/** Markdown emphasis markers (`**bold**`, `__bold__`): markup, not wording. */
+const EMPHASIS = /\*\*|__/g;
+/** Terminal punctuation at the very end: `Use UTC.` and `Use UTC` say the same. */
+const TRAILING = /[.。!！;；]+$/u;
 
 /**
  * The matcher's view of a text: the one normaliser (NFKC, lower case, collapsed whitespace) plus
@@ -13,8 +17,10 @@ export function matchNormalize(text: string): string {
 }
 
 /**
- * Exact-duplicate key: the matcher normal form, with whitespace next to CJK characters dropped
- * (Chinese is written without spaces, so `必须 使用` and `必须使用` are the same sentence).
+ * Exact-duplicate key: the matcher normal form without formatting: whitespace next to CJK
+ * characters or punctuation (Chinese is written without spaces, so `必须 使用` and `必须使用` are
+ * the same sentence, and so are `a, b` and `a ,b`), markdown emphasis and terminal punctuation.
+ * Only whitespace between two letters or digits remains, as one space.
  */
 export function exactKey(text: string): string {
   return exactKeyOfNormal(matchNormalize(text));
@@ -22,7 +28,8 @@ export function exactKey(text: string): string {
 
 /** `exactKey` of a text already in matcher normal form. */
 export function exactKeyOfNormal(norm: string): string {
-  return sha256(norm.replace(CJK_SPACE, ''));
+  const bare = norm.replace(EMPHASIS, '').replace(/\s+/g, ' ').trim().replace(TRAILING, '');
+  return sha256(bare.replace(LOOSE_SPACE, ''));
 }
 
 const REF_TOKEN = /\p{Script=Han}|[\p{L}\p{N}_-]+/gu;
