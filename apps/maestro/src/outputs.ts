@@ -41,6 +41,8 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'pack list': ['pack-list-output'],
   'pack validate': ['pack-validate-output'],
   'pack resolve': ['pack-resolve-output'],
+  'pack catalog': ['pack-catalog-output'],
+  'pack guide': ['pack-guide-output'],
   'pack eval': ['pack-eval-output'],
   'pack build': ['pack-build-output'],
   context: ['context-output'],

@@ -81,6 +81,12 @@ export const COMMANDS: CommandEntry[] = [
     'Select minimal pack context for a query, wrapped as data',
     () => import('./commands/pack-resolve.js'),
   ),
+  c(
+    'pack catalog',
+    'Catalog block of activatable packs for a model prompt',
+    () => import('./commands/pack-catalog.js'),
+  ),
+  c('pack guide', 'A pack’s guide and resource listing, wrapped as data', () => import('./commands/pack-guide.js')),
   c('pack eval', 'Run a selection-eval suite against a pack', () => import('./commands/pack-eval.js')),
   c('pack build', 'Export active specs and knowhow as a knowledge pack', () => import('./commands/pack-build.js')),
   c('context', 'Context for an agent prompt: specs and packs wrapped as data', () => import('./commands/context.js')),

@@ -83,7 +83,8 @@ export function buildGraphUnits(graph: LoadedGraph, queryTerms: readonly string[
   }
   const used = new Set<string>();
   const units: GraphUnit[] = [];
-  for (const seed of seeds(graph.records, queryTerms)) {
+  const terms = queryTerms.filter((t) => !LAYER_WORDS.has(t));
+  for (const seed of seeds(graph.records, terms.length > 0 ? terms : queryTerms, byId, incoming)) {
     if (used.has(seed.record.id)) continue;
     const nodes = neighbourhood(seed.record, byId, incoming).filter((n) => !used.has(n.id));
     for (const n of nodes) used.add(n.id);
@@ -101,18 +102,54 @@ function searchText(r: GraphRecord): string {
   return parts.join(' ');
 }
 
-function seeds(records: readonly GraphRecord[], queryTerms: readonly string[]) {
+/** Words that name the layer rather than its content ("which claims are approved?"): not used to seed. */
+const LAYER_WORDS = new Set(['claim', 'concept', 'evidence', 'constraint', 'question', 'answer', 'ontology', 'record']);
+
+function seeds(
+  records: readonly GraphRecord[],
+  queryTerms: readonly string[],
+  byId: ReadonlyMap<string, GraphRecord>,
+  incoming: ReadonlyMap<string, GraphRecord[]>,
+) {
   const scored = records
     .map((record) => {
       const index = termIndex(searchText(record));
       return { record, score: matchScore(queryTerms, index), hits: matchedTerms(queryTerms, index).length };
     })
-    .filter((s) => s.score >= 0.25 || s.hits >= 2);
+    .filter((s) => s.score >= 0.25 || s.hits >= 2)
+    .map((s) => ({ ...s, record: entryPoint(s.record, byId, incoming) }));
   // Concepts and questions are the natural entry points; other kinds seed only on a clearly better match.
   const rankOf = (s: (typeof scored)[number]) => s.score + (PRIMARY_SEEDS.has(s.record.kind) ? 0.2 : 0);
   scored.sort((a, b) => rankOf(b) - rankOf(a) || (a.record.id < b.record.id ? -1 : 1));
   const best = scored[0] ? rankOf(scored[0]) : 0;
-  return scored.filter((s) => rankOf(s) >= best * 0.5).slice(0, MAX_SEEDS);
+  const seen = new Set<string>();
+  return scored
+    .filter((s) => rankOf(s) >= best * 0.5 && !seen.has(s.record.id) && seen.add(s.record.id))
+    .slice(0, MAX_SEEDS);
+}
+
+/**
+ * A matching claim, answer block, evidence or constraint is lifted to the concept or question it
+ * belongs to, so the subgraph is built around that entry point and includes the match.
+ */
+function entryPoint(
+  r: GraphRecord,
+  byId: ReadonlyMap<string, GraphRecord>,
+  incoming: ReadonlyMap<string, GraphRecord[]>,
+): GraphRecord {
+  if (PRIMARY_SEEDS.has(r.kind)) return r;
+  const out = r.mentions.map((id) => byId.get(id)).find((x) => x && (x.kind === 'concept' || x.kind === 'question'));
+  if (out) return out;
+  const into = incoming.get(r.id) ?? [];
+  const direct = into.find((x) => x.kind === 'question' || x.kind === 'concept');
+  if (direct) return direct;
+  // Evidence and citation targets hang off a claim or answer block: two steps up.
+  const near = [...r.mentions.map((id) => byId.get(id)).filter((x): x is GraphRecord => !!x), ...into];
+  for (const mid of near.filter((x) => x.kind === 'claim' || x.kind === 'answer-block')) {
+    const up = entryPoint(mid, byId, new Map());
+    if (up !== mid) return up;
+  }
+  return r;
 }
 
 /** Breadth-first over the kind rules, bounded in depth, node count and per-kind count. */

@@ -69,18 +69,26 @@ function renderGuide(g: GuideRender, body: string, resources: readonly GuideReso
   );
 }
 
-/** The body whole when it fits, else usage/boundary sections first, then the rest in order, as far as they fit. */
+/**
+ * The body whole when it fits, else usage/boundary sections first, then the rest, as far as they
+ * fit, kept in document order. Section costs add up to an upper bound of the estimate (a sum of
+ * rounded-up parts), so the result never exceeds the budget and each section is costed once.
+ */
 function fitBody(
   guide: GuideCandidate | null,
-  fits: (body: string) => boolean,
+  render: (body: string) => string,
+  budget: number,
 ): { body: string; sections: string[]; cut: boolean } {
   if (guide === null) return { body: '(this pack has no guide text)', sections: [], cut: false };
-  if (!guide.truncated && fits(guide.text)) return { body: guide.text, sections: ['KNOWLEDGE.md'], cut: false };
-  const order = [...guide.sections].sort((a, b) => Number(b.key) - Number(a.key));
+  if (!guide.truncated && estimateTokens(render(guide.text)) <= budget)
+    return { body: guide.text, sections: ['KNOWLEDGE.md'], cut: false };
+  let left = budget - estimateTokens(render(''));
   const kept = new Set<string>();
-  for (const s of order) {
-    const next = guide.sections.filter((x) => kept.has(x.id) || x.id === s.id);
-    if (fits(next.map((x) => x.text).join('\n'))) kept.add(s.id);
+  for (const s of [...guide.sections].sort((a, b) => Number(b.key) - Number(a.key))) {
+    const cost = estimateTokens(`${s.text}\n`);
+    if (cost > left) continue;
+    kept.add(s.id);
+    left -= cost;
   }
   const chosen = guide.sections.filter((x) => kept.has(x.id));
   return {
@@ -126,12 +134,18 @@ export function packGuide(
     mode: m.mode,
     root,
   };
-  let shown = resources.length;
-  const render = (body: string) => renderGuide(g, body, resources.slice(0, shown), more + resources.length - shown);
-  const fits = (body: string) => estimateTokens(render(body)) <= o.budget;
-  while (shown > 0 && !fits('')) shown = Math.floor(shown / 2); // the listing gives way before the guide
-  const fitted = fitBody(guide, fits);
-  const text = render(fitted.body);
+  // The whole guide first, giving up listed resources before cutting the guide itself.
+  const counts = [resources.length];
+  while (counts[counts.length - 1] > 0) counts.push(Math.floor(counts[counts.length - 1] / 2));
+  const attempt = (shown: number) => {
+    const render = (body: string) => renderGuide(g, body, resources.slice(0, shown), more + resources.length - shown);
+    return { shown, render, fitted: fitBody(guide, render, o.budget) };
+  };
+  const tries = counts.map(attempt);
+  const chosen =
+    tries.find((t) => !t.fitted.cut) ?? tries.find((t) => t.fitted.sections.length > 0) ?? tries[tries.length - 1];
+  const { shown, fitted } = chosen;
+  const text = chosen.render(fitted.body);
   const warnings = [...used.warnings];
   if (fitted.cut)
     warnings.push(`the guide was cut to fit ${o.budget} tokens: ${fitted.sections.join(', ') || 'nothing fitted'}`);

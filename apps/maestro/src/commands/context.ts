@@ -3,10 +3,19 @@ import { inputError } from '@maestro/core';
 import type { ContextOutputData, ContextSpecInput } from '@maestro/packs';
 import type { Corpus } from '@maestro/spec';
 import type { CommandContext, CommandModule } from '../kit.js';
-import { budgetOption, SCOPE_HELP, SCOPE_OPTIONS, scopeOptions, str, strings } from './pack-args.js';
+import {
+  budgetOption,
+  SCOPE_HELP,
+  SCOPE_OPTIONS,
+  scopeOptions,
+  str,
+  strings,
+  TIER_HELP,
+  TIER_OPTIONS,
+} from './pack-args.js';
 import { resolveWarnings, resolveWithAnswers } from './pack-resolve.js';
 
-const usage = 'maestro context <prompt> [--budget n] [--session S --run R] [--json]';
+const usage = 'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--json]';
 /** Search hits considered per prompt; the budget decides how many are included. */
 const SPEC_CANDIDATES = 8;
 
@@ -53,11 +62,18 @@ async function relevantSpecs(
 export const command: CommandModule = {
   usage,
   summary: 'Context for an agent prompt: relevant specs and matching packs, wrapped as data (exposure only)',
-  options: { budget: { type: 'string' }, session: { type: 'string' }, run: { type: 'string' }, ...SCOPE_OPTIONS },
+  options: {
+    budget: { type: 'string' },
+    session: { type: 'string' },
+    run: { type: 'string' },
+    ...TIER_OPTIONS,
+    ...SCOPE_OPTIONS,
+  },
   optionHelp: {
     budget: 'hard token budget for everything printed, wrappers included (default 2000)',
     session: 'with --run: the session the agent works in (attribution only; nothing is recorded on it)',
     run: 'with --session: the running run (context never records consumption; use `maestro load` for that)',
+    ...TIER_HELP,
     ...SCOPE_HELP,
   },
   examples: [
@@ -87,6 +103,8 @@ export const command: CommandModule = {
         budget: budgetOption(args, DEFAULT_BUDGET),
         confirm: strings(args, 'confirm'),
         specs,
+        catalog: args.values.catalog === true,
+        guide: args.values['no-guide'] !== true,
       },
       false,
     );

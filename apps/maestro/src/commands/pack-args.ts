@@ -15,6 +15,18 @@ export const SCOPE_OPTIONS: OptionSpec = {
   disable: { type: 'string', multiple: true },
   approve: { type: 'string', multiple: true },
   confirm: { type: 'string', multiple: true },
+  'no-gitignore': { type: 'boolean' },
+};
+
+/** `--catalog` and `--no-guide`, for the commands that emit context (`pack resolve`, `context`). */
+export const TIER_OPTIONS: OptionSpec = {
+  catalog: { type: 'boolean' },
+  'no-guide': { type: 'boolean' },
+};
+
+export const TIER_HELP: Record<string, string> = {
+  catalog: 'put the <available_knowledge_packs> catalog block first (at most 30% of the budget)',
+  'no-guide': 'leave out each pack’s guide (its KNOWLEDGE.md body), included by default when it fits',
 };
 
 export const SCOPE_HELP: Record<string, string> = {
@@ -27,6 +39,7 @@ export const SCOPE_HELP: Record<string, string> = {
   disable: 'never use <name> or <name>@<scope> (repeatable)',
   approve: 'approve an untrusted workspace pack by name (repeatable; non-interactive answer)',
   confirm: 'confirm a draft or disputed pack by name (repeatable; non-interactive answer)',
+  'no-gitignore': 'scan directories that .gitignore files exclude (honoured by default)',
 };
 
 export function strings(args: ParsedArgs, name: string): string[] {
@@ -74,5 +87,6 @@ export async function scopeOptions(ctx: CommandContext, args: ParsedArgs): Promi
     approve: strings(args, 'approve'),
     packs: strings(args, 'pack'),
     disable: [...strings(args, 'disable'), ...config.disabled],
+    gitignore: args.values['no-gitignore'] !== true,
   };
 }

@@ -3,18 +3,34 @@ import type { PackResolveOutputData, ResolveContextOptions } from '@maestro/pack
 import { version } from '../cli.js';
 import type { CommandContext, CommandModule } from '../kit.js';
 import { dim } from '../style.js';
-import { budgetOption, SCOPE_HELP, SCOPE_OPTIONS, scopeOptions, str, strings } from './pack-args.js';
+import {
+  budgetOption,
+  SCOPE_HELP,
+  SCOPE_OPTIONS,
+  scopeOptions,
+  str,
+  strings,
+  TIER_HELP,
+  TIER_OPTIONS,
+} from './pack-args.js';
 
 const usage =
-  'maestro pack resolve --query <q> [--pack name|path]... [--budget tokens] [--interactive] [--record] [--json]';
+  'maestro pack resolve --query <q> [--pack name|path]... [--budget tokens] [--catalog] [--no-guide] [--interactive] [--record] [--json]';
 
 /** Human summary under the context: what was selected, what waits for an answer, what was left out. */
 export function summary(out: PackResolveOutputData): string {
   const lines = [
     dim(`~${out.token_estimate} of ${out.budget} tokens; wrapper order: ${out.wrapper_order.join(', ') || '(none)'}`),
   ];
+  if (out.catalog)
+    lines.push(
+      dim(
+        `  catalog: ${out.catalog.listed.length} pack(s) listed${out.catalog.omitted.length ? `, ${out.catalog.omitted.length} left out (budget)` : ''}`,
+      ),
+    );
   for (const p of out.packs) {
-    lines.push(dim(`  ${p.name} (${p.activation}, ${p.status}): ${p.selected_files.join(', ') || 'nothing fitted'}`));
+    const parts = [...p.guide, ...p.selected_files];
+    lines.push(dim(`  ${p.name} (${p.activation}, ${p.status}): ${parts.join(', ') || 'nothing fitted'}`));
   }
   for (const p of out.pending) lines.push(dim(`  ${p.name}: not used (${p.reason}); answer with ${p.hint}`));
   for (const p of out.skipped) lines.push(dim(`  ${p.name}: skipped, ${p.message}`));
@@ -75,6 +91,7 @@ export const command: CommandModule = {
     budget: { type: 'string' },
     interactive: { type: 'boolean' },
     record: { type: 'boolean' },
+    ...TIER_OPTIONS,
     ...SCOPE_OPTIONS,
   },
   optionHelp: {
@@ -82,6 +99,7 @@ export const command: CommandModule = {
     budget: 'hard token budget for everything emitted, wrappers included (default 2000)',
     interactive: 'ask about draft, disputed and untrusted packs (answers y/n read from stdin)',
     record: 'write a context-resolution record to the pack’s or the workspace’s runs/',
+    ...TIER_HELP,
     ...SCOPE_HELP,
   },
   examples: [
@@ -102,6 +120,8 @@ export const command: CommandModule = {
       query,
       budget: budgetOption(args, DEFAULT_BUDGET),
       confirm: strings(args, 'confirm'),
+      catalog: args.values.catalog === true,
+      guide: args.values['no-guide'] !== true,
     };
     const resolution = await resolveWithAnswers(ctx, o, args.values.interactive === true);
     const out = resolution.output;
