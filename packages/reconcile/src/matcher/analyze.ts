@@ -1,5 +1,5 @@
 import { extractNumbers, extractPaths, type NumberFact } from './extract.js';
-import { lexicon } from './lexicon.js';
+import { latinKey, lexicon } from './lexicon.js';
 import { segment, type Unit } from './segment.js';
 
 export type Stance = 'pos' | 'neg';
@@ -71,9 +71,29 @@ function opensCommand(units: Unit[], at: number): boolean {
   return next?.kind === 'lex' && next.entry.stop === true && DETERMINERS.has(next.surface);
 }
 
-/** NFKC, lower case, contractions spelled out, quote characters turned into spaces. */
+const CODE_SPAN = /`([^`\n]+)`/g;
+
+/**
+ * Inline code is an identifier, not prose: cue words inside it (`pragma: no cover`, `--no-verify`,
+ * `must_use`) carry no stance, bound or replacement, so they are dropped from the span.
+ */
+function quietCode(text: string): string {
+  return text.replace(CODE_SPAN, (_, body: string) => {
+    const words = body.split(/(\s+)/);
+    return ` ${words.map((w) => (isCue(w) ? ' ' : w)).join('')} `;
+  });
+}
+
+function isCue(word: string): boolean {
+  const key = latinKey(word);
+  if (!key || key.includes(' ')) return false;
+  const e = lexicon().latin.get(key);
+  return Boolean(e && (e.stance || e.negTail || e.split || e.bound || e.supersede || e.flip));
+}
+
+/** NFKC, lower case, contractions spelled out, cue words in code dropped, quotes turned into spaces. */
 export function prepare(text: string): string {
-  return text
+  return quietCode(text)
     .normalize('NFKC')
     .toLowerCase()
     .replace(/\bcan['’]t\b/g, 'cannot')
@@ -218,7 +238,8 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
       // "X and never Y": a conjunction followed by the opposite stance starts a new clause; a clause
       // without an explicit stance affirms.
       const current = b.stances.some((s) => s.pol === 'neg') ? 'neg' : 'pos';
-      const opposite = e.stance !== undefined && e.stance !== current;
+      // A flip verb after a conjunction starts its own clause too: "log a warning and skip the send".
+      const opposite = (e.stance !== undefined && e.stance !== current) || (e.flip !== undefined && b.flips === 0);
       if (opposite && CONJ.has(prevSurface) && b.clause.terms.size > 0) {
         finish(b, f);
         b = newBuilder();

@@ -152,9 +152,13 @@ function specific(m: ReadonlyMap<string, number>): Map<string, number> {
  * one that names a thing (a tool, an alternative such as floats or JSON). One common word ("不直接
  * 连接后端服务" is only about `service`) is not a subject a long clause can contradict.
  */
-function definite(c: Clause): boolean {
+function definite(c: Clause, container: Clause, strict: boolean): boolean {
   const terms = [...specific(c.slot).keys()];
-  return terms.length >= 2 || terms.some((t) => t.startsWith('alt:') || isName(t) || c.objects.has(t));
+  if (terms.some((t) => t.startsWith('alt:') || isName(t) || c.objects.has(t))) return true;
+  if (terms.length < 2) return false;
+  // For a stance, common words are only a subject when the container is about as specific, not a
+  // long clause that happens to mention them among many other things.
+  return !strict || weightOf(specific(container.slot)) <= CONTAINER_RATIO * weightOf(specific(c.slot));
 }
 
 /** Overlap of the specific (non-generic) terms only. */
@@ -169,6 +173,8 @@ export const NUMERIC_COVER = 0.4;
 export const CONTAINED = 0.8;
 /** A contained side must name at least one specific thing (see `definite`). */
 export const CONTAINED_WEIGHT = 1;
+/** How much more specific weight a container may carry than the common-word clause it contains. */
+export const CONTAINER_RATIO = 3;
 const GENERIC_WEIGHT = 0.35;
 /** Rest of the clause shared when only names differ ("Renovate opens PRs" vs "Dependabot opens PRs"). */
 export const NAME_SWAP_COVER = 0.75;
@@ -191,16 +197,17 @@ export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): 
   const minCover = Math.min(cover(shared, a), cover(shared, b));
   // One side's whole subject inside the other's ("never log bodies" / "log bodies at debug level").
   const sp = specificOverlap(c.slot, d.slot);
-  const contained =
-    (cover(sp.shared, sp.a) >= CONTAINED && sp.a >= CONTAINED_WEIGHT && definite(c)) ||
-    (cover(sp.shared, sp.b) >= CONTAINED && sp.b >= CONTAINED_WEIGHT && definite(d));
+  const inside = (strict: boolean) =>
+    (cover(sp.shared, sp.a) >= CONTAINED && sp.a >= CONTAINED_WEIGHT && definite(c, d, strict)) ||
+    (cover(sp.shared, sp.b) >= CONTAINED && sp.b >= CONTAINED_WEIGHT && definite(d, c, strict));
+  const contained = inside(false);
   const nameSwapOk = !sub?.names || minCover >= NAME_SWAP_COVER;
   const choiceDetail =
     alt ?? (sub && nameSwapOk ? `${cd.get(sub.c[0]) ?? sub.c[0]} vs ${dd.get(sub.d[0]) ?? sub.d[0]}` : null);
   if (c.stance && d.stance && c.stance !== d.stance) {
     // Opposite stances on different choices agree: "use pino" / "never use winston".
     if (choiceDetail && (subject >= STANCE_SUBJECT || contained)) return { kind: 'contrast', detail: choiceDetail };
-    if ((subject >= STANCE_SUBJECT && minCover >= STANCE_COVER) || contained)
+    if ((subject >= STANCE_SUBJECT && minCover >= STANCE_COVER) || inside(true))
       return { kind: 'stance', detail: 'opposite' };
     return null;
   }
@@ -220,6 +227,8 @@ export interface PairSignals {
   novelMass: number;
   /** Weight of the candidate's terms that the entry shares. */
   shared: number;
+  /** A shared term names a thing (a tool, a library, an identifier), not just a common word. */
+  sharedName: boolean;
   /** The candidate names another member of an alternative set the entry already uses. */
   addsAlternative: boolean;
   /**
@@ -280,6 +289,7 @@ export function comparePair(c: TextFeatures, d: TextFeatures): PairSignals {
     covD: cover(o.shared, o.b),
     novelMass: o.a - o.shared,
     shared: o.shared,
+    sharedName: [...c.terms.keys()].some((t) => (isName(t) || t.startsWith('t:')) && d.terms.has(t)),
     clauseMatch,
     addsAlternative: addsAlternative(c, d),
     scope: compareScopes(c.scopes, d.scopes),

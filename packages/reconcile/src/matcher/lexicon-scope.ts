@@ -76,6 +76,7 @@ export const ALTERNATIVES: readonly string[] = [
   'server-framework: express, fastify, koa, hapi, nestjs, hono, flask, django, fastapi, spring boot, gin, rails',
   'css: tailwind, tailwindcss, css modules, styled-components, emotion, sass, scss, vanilla-extract, unocss',
   'state: redux, mobx, zustand, recoil, jotai, pinia, vuex, xstate',
+  'natural-language: chinese, english, japanese, korean',
   'language: typescript, javascript, python, golang, rust, java, kotlin, ruby, php, c#, c++, swift, scala',
   'module-system: esm, es modules, commonjs, cjs, amd, umd',
   'ci-system: github actions, gitlab ci, jenkins, circleci, travis, buildkite, azure pipelines, drone',

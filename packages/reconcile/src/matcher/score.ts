@@ -71,6 +71,14 @@ export const THRESHOLDS = {
   containedCover: 0.5,
   /** Between `containedCover` and this, too close to call `related` and promote unreviewed. */
   reviewCover: 0.5,
+  /**
+   * Same topic against a long entry, where overall overlap (Dice) is always small: this much
+   * shared weight (2 with a shared name such as a tool or identifier), covering this share of
+   * the candidate.
+   */
+  topicMass: 2.5,
+  topicNameMass: 2,
+  topicCover: 0.15,
   /** maestro-flow's reporting thresholds for evidence strings. */
   evidence: 0.58,
   novelty: 0.18,
@@ -144,6 +152,7 @@ export function scorePair(c: View, action: CandidateAction, d: View, related: bo
     (p.conflict !== null && (p.concept >= THRESHOLDS.headTopic || p.covC >= THRESHOLDS.conflictCover)) ||
     p.concept >= THRESHOLDS.topic ||
     (p.covC >= THRESHOLDS.containedCover && p.shared >= THRESHOLDS.subsetMass) ||
+    (p.covC >= THRESHOLDS.topicCover && p.shared >= (p.sharedName ? THRESHOLDS.topicNameMass : THRESHOLDS.topicMass)) ||
     (title >= 0.6 && p.concept >= 0.15);
   if (!topical) return null;
   const relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
