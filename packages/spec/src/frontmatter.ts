@@ -1,5 +1,16 @@
+import { createRequire } from 'node:module';
 import type { Issue } from '@maestro/core';
-import { parseDocument } from 'yaml';
+import { simpleYamlMapping } from './yaml-fast.js';
+
+/**
+ * `yaml` is loaded on first use: most frontmatter takes the fast path (`simpleYamlMapping`), so a
+ * command that only reads the corpus usually never pays for loading the library.
+ */
+let yamlModule: typeof import('yaml') | null = null;
+function yamlLib(): typeof import('yaml') {
+  if (yamlModule === null) yamlModule = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlModule;
+}
 
 /**
  * YAML frontmatter at the very start of a file (after an optional BOM): `---` line, YAML,
@@ -58,12 +69,19 @@ function findClosingFence(text: string, from: number): number {
   while (lineStart <= text.length) {
     const nl = text.indexOf('\n', lineStart);
     const lineEnd = nl === -1 ? text.length : nl;
-    const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
-    if (/^---[ \t]*$/.test(line)) return lineStart;
+    if (isFence(text, lineStart, lineEnd)) return lineStart;
     if (nl === -1) return -1;
     lineStart = nl + 1;
   }
   return -1;
+}
+
+/** `---[ \t]*` then an optional CR, filling the line `[start, end)`. */
+function isFence(text: string, start: number, end: number): boolean {
+  if (!text.startsWith('---', start)) return false;
+  let i = start + 3;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i === end || (i === end - 1 && text.charCodeAt(i) === 13);
 }
 
 /** Parses YAML with strings-only scalars; problems become issues located in the file. */
@@ -74,7 +92,9 @@ export function parseYamlMapping(
   issues: Issue[],
 ): Record<string, unknown> | null {
   if (yaml.trim() === '') return {};
-  const doc = parseDocument(yaml, { schema: 'failsafe', uniqueKeys: false });
+  const simple = simpleYamlMapping(yaml);
+  if (simple !== undefined) return simple;
+  const doc = yamlLib().parseDocument(yaml, { schema: 'failsafe', uniqueKeys: false });
   if (doc.errors.length > 0) {
     for (const err of doc.errors.slice(0, 3)) {
       const pos = err.linePos?.[0];
