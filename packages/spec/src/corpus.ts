@@ -5,8 +5,8 @@ import { environmentError, type Issue } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { type KnowhowFileModel, knowhowEntry, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, CorpusFileInfo, KnowledgeEntry } from './model.js';
-import { parseSpecFile, type SpecFileModel } from './spec-file.js';
-import { specFileEntries } from './spec-view.js';
+import { parseSpecFile, type SpecFileModel, scanSpecFile } from './spec-file.js';
+import { specEntrySink, specFileEntries } from './spec-view.js';
 
 /** A corpus file as read: its text (exact), parsed model and entries. */
 export interface LoadedSpecFile {
@@ -103,11 +103,15 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
   for (const name of markdownFiles(layout.specs)) {
     const file = `specs/${name}`;
     const { text, utf8 } = readCorpusFile(join(layout.specs, name), file, issues, files);
-    const parsed = parseSpecFile(text, `.workflow/${file}`);
-    for (const issue of parsed.issues) issues.push(issue);
-    const fileEntries = specFileEntries(parsed.value, file, `.workflow/${file}`, issues);
-    for (const e of fileEntries) entries.push(e);
-    if (keep) specs.push({ file, text, model: parsed.value, entries: fileEntries, utf8 });
+    if (keep) {
+      const parsed = parseSpecFile(text, `.workflow/${file}`);
+      for (const issue of parsed.issues) issues.push(issue);
+      const fileEntries = specFileEntries(parsed.value, file, `.workflow/${file}`, issues);
+      for (const e of fileEntries) entries.push(e);
+      specs.push({ file, text, model: parsed.value, entries: fileEntries, utf8 });
+    } else {
+      streamSpecEntries(text, file, issues, entries);
+    }
   }
   for (const name of markdownFiles(layout.knowhow)) {
     const file = `knowhow/${name}`;
@@ -119,6 +123,19 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
     if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
   }
   return { corpus: { entries, byId: indexById(entries, issues), issues, files }, specs, knowhow };
+}
+
+/**
+ * Exactly `parseSpecFile` + `specFileEntries` (same entries, same issues in the same order: parse
+ * problems, then entry warnings) without keeping the file model: each entry's nodes become garbage
+ * as soon as its view is built, which keeps them out of the old generation.
+ */
+function streamSpecEntries(text: string, file: string, issues: Issue[], entries: KnowledgeEntry[]): void {
+  const issueFile = `.workflow/${file}`;
+  const viewIssues: Issue[] = [];
+  const scanned = scanSpecFile(text, issueFile, (fm) => specEntrySink(file, issueFile, fm, viewIssues, entries));
+  for (const issue of scanned.issues) issues.push(issue);
+  for (const issue of viewIssues) issues.push(issue);
 }
 
 /**

@@ -75,12 +75,33 @@ function nextOpen(text: string, from: number): number {
  * column and a hint) and the rest of the file still parses. `serializeSpecFile(parse(t)) === t`.
  */
 export function parseSpecFile(text: string, path: string): Parsed<SpecFileModel> {
+  const segments: SpecSegment[] = [];
+  const { frontmatter, issues } = scanSpecFile(text, path, () => (s) => segments.push(s));
+  return {
+    value: { path, bom: text.charCodeAt(0) === 0xfeff, eol: detectEol(text), frontmatter, segments },
+    issues,
+  };
+}
+
+/** Receives a spec file's segments in file order, as they are scanned. */
+export type SegmentSink = (segment: SpecSegment) => void;
+
+/**
+ * The scanner behind `parseSpecFile`: hands each segment to the sink `open(frontmatter)` returns
+ * instead of collecting them, so a reader that only wants entries (`loadCorpus`) lets each
+ * entry's nodes go as soon as its view is built. Returns the frontmatter and the parse issues.
+ */
+export function scanSpecFile(
+  text: string,
+  path: string,
+  open: (frontmatter: Frontmatter | null) => SegmentSink,
+): { frontmatter: Frontmatter | null; issues: Issue[] } {
   const issues: Issue[] = [];
   const lines = new LineIndex(text);
   const at = (offset: number) => lines.at(offset);
   const frontmatter = readFrontmatter(text, path, at, issues);
-  const segments: SpecSegment[] = [];
-  if (frontmatter) segments.push({ kind: 'text', raw: text.slice(0, frontmatter.end) });
+  const sink = open(frontmatter);
+  if (frontmatter) sink({ kind: 'text', raw: text.slice(0, frontmatter.end) });
   let textStart = frontmatter ? frontmatter.end : 0;
   let pos = textStart;
   for (;;) {
@@ -120,9 +141,9 @@ export function parseSpecFile(text: string, path: string): Parsed<SpecFileModel>
         ...at(open),
       });
     }
-    pushText(segments, text.slice(textStart, open), textStart, at, path, issues);
+    pushText(sink, text.slice(textStart, open), textStart, at, path, issues);
     const { line, column } = at(open);
-    segments.push({
+    sink({
       kind: 'entry',
       attributes: tag.attributes,
       tail: tag.tail,
@@ -135,11 +156,8 @@ export function parseSpecFile(text: string, path: string): Parsed<SpecFileModel>
     pos = bodyEnd + close.length;
     textStart = pos;
   }
-  pushText(segments, text.slice(textStart), textStart, at, path, issues);
-  return {
-    value: { path, bom: text.charCodeAt(0) === 0xfeff, eol: detectEol(text), frontmatter, segments },
-    issues,
-  };
+  pushText(sink, text.slice(textStart), textStart, at, path, issues);
+  return { frontmatter, issues };
 }
 
 /** The closing tag for a body starting at `from`: ends at `</spec-entry>` or, if missing, the next opening tag. */
@@ -160,7 +178,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}/;
 
 /** Splits a text span into plain text and legacy `### [category] [date] title` entries. */
 function pushText(
-  segments: SpecSegment[],
+  sink: SegmentSink,
   raw: string,
   base: number,
   at: (o: number) => { line: number; column: number },
@@ -185,8 +203,8 @@ function pushText(
       continue;
     }
     const end = legacyEnd(raw, eol === -1 ? raw.length : eol + 1);
-    if (search > plainStart) segments.push({ kind: 'text', raw: raw.slice(plainStart, search) });
-    segments.push({
+    if (search > plainStart) sink({ kind: 'text', raw: raw.slice(plainStart, search) });
+    sink({
       kind: 'legacy',
       raw: raw.slice(search, end),
       ...legacy,
@@ -196,7 +214,7 @@ function pushText(
     plainStart = end;
     search = raw.indexOf('### [', end);
   }
-  if (plainStart < raw.length) segments.push({ kind: 'text', raw: raw.slice(plainStart) });
+  if (plainStart < raw.length) sink({ kind: 'text', raw: raw.slice(plainStart) });
 }
 
 function legacyFields(m: RegExpExecArray): { category: string | null; date: string | null; title: string } | null {

@@ -1,9 +1,9 @@
 import { type Issue, normalizeText, sha256 } from '@maestro/core';
 import { unescapeSpecContent } from './entities.js';
-import { fmString } from './frontmatter.js';
+import { type Frontmatter, fmString } from './frontmatter.js';
 import { type KnowledgeEntry, SPEC_CATEGORIES } from './model.js';
 import { FILE_CATEGORY } from './seeds.js';
-import type { SpecEntryNode, SpecFileModel, SpecLegacyNode } from './spec-file.js';
+import type { SegmentSink, SpecEntryNode, SpecFileModel, SpecLegacyNode } from './spec-file.js';
 
 /**
  * The parsed view of spec entries (`KnowledgeEntry`), computed from the lossless file model.
@@ -27,7 +27,11 @@ export function attributeOf(node: SpecEntryNode, name: string): string | undefin
 /** Splits a `keywords` value: commas (ASCII or full-width); a value without commas splits on spaces. */
 export function splitKeywords(value: string | undefined): string[] {
   if (!value) return [];
-  const parts = /[,，、]/.test(value) ? value.split(/[,，、]/) : value.split(/\s+/);
+  const parts = /[，、]/.test(value)
+    ? value.split(/[,，、]/)
+    : value.includes(',')
+      ? value.split(',')
+      : value.split(/\s+/);
   const out: string[] = [];
   for (const p of parts) {
     const k = p.trim().toLowerCase();
@@ -51,7 +55,11 @@ export function fileStem(file: string): string {
 
 /** The category a file's entries default to: frontmatter `category`, else the seed file name. */
 export function fileCategory(model: SpecFileModel, file: string): string | null {
-  const fm = fmString(model.frontmatter?.data ?? null, 'category');
+  return frontmatterCategory(model.frontmatter, file);
+}
+
+function frontmatterCategory(frontmatter: Frontmatter | null, file: string): string | null {
+  const fm = fmString(frontmatter?.data ?? null, 'category');
   if (fm) return fm.trim();
   return FILE_CATEGORY[file.slice(file.lastIndexOf('/') + 1)] ?? null;
 }
@@ -321,11 +329,27 @@ export function specFileEntries(
   issueFile: string,
   issues: Issue[],
 ): KnowledgeEntry[] {
-  const ctx: ViewContext = { file, issueFile, defaultCategory: fileCategory(model, file), issues };
   const out: KnowledgeEntry[] = [];
+  const sink = specEntrySink(file, issueFile, model.frontmatter, issues, out);
+  for (const s of model.segments) sink(s);
+  return out;
+}
+
+/**
+ * `specFileEntries` one segment at a time: appends each entry's view to `out` (and its warnings
+ * to `issues`) as the scanner (`scanSpecFile`) reaches it.
+ */
+export function specEntrySink(
+  file: string,
+  issueFile: string,
+  frontmatter: Frontmatter | null,
+  issues: Issue[],
+  out: KnowledgeEntry[],
+): SegmentSink {
+  const ctx: ViewContext = { file, issueFile, defaultCategory: frontmatterCategory(frontmatter, file), issues };
   const twins = new Map<string, number>();
-  for (const s of model.segments) {
-    if (s.kind === 'text') continue;
+  return (s) => {
+    if (s.kind === 'text') return;
     const e = s.kind === 'entry' ? viewOfEntry(s, ctx) : viewOfLegacy(s, ctx);
     if (!e.hasSid) {
       const n = (twins.get(e.id) ?? 0) + 1;
@@ -333,6 +357,5 @@ export function specFileEntries(
       if (n > 1) e.id = `${e.id}-${n}`;
     }
     out.push(e);
-  }
-  return out;
+  };
 }
