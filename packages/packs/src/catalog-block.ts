@@ -1,6 +1,7 @@
 import type { Catalog } from './catalog.js';
 import type { PackManifest, PackStatus, PackTrust } from './model.js';
 import { estimateTokens, type TokenEstimator } from './tokens.js';
+import { escapeMarkup } from './wrap.js';
 
 /**
  * The model-facing catalog (standard §3.3, the catalog tier of §3.7): compact metadata of the
@@ -73,9 +74,9 @@ export function catalogEntries(catalog: Catalog): CatalogBlockEntry[] {
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** Text-node escaping: `&`, `<` and `>` (and line breaks folded to spaces). */
+/** Text-node escaping (see `escapeMarkup`), with line breaks folded to spaces. */
 export function escapeText(value: string): string {
-  return value.replace(/\s+/g, ' ').trim().replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return escapeMarkup(value.replace(/\s+/g, ' ').trim());
 }
 
 function renderEntry(e: CatalogBlockEntry): string {

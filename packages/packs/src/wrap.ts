@@ -22,7 +22,19 @@ export const WRAPPER_CLOSE = '</knowledge_pack>';
 
 /** XML attribute escaping (values come from frontmatter, which an untrusted pack controls). */
 export function escapeAttr(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return escapeMarkup(value).replaceAll('"', '&quot;');
+}
+
+/**
+ * Text-node escaping: `&`, `<`, `>`, plus a fullwidth or small less-than sign that starts
+ * something tag-like (NFKC folds it into `<`, and a lenient reader may too).
+ */
+export function escapeMarkup(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replace(/[\uFF1C\uFE64](?=[\s\p{Cf}\p{Mn}\p{Me}]*[/!?\p{L}_])/gu, '&lt;');
 }
 
 /** Invisible characters that could hide inside a tag (`<\u200b/knowledge_pack>`): format and combining marks. */
