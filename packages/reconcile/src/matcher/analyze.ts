@@ -290,7 +290,9 @@ function lexUnit(
   if (u.surface === 'prefer' || u.surface === 'prefers') b.prefers = true;
   if (hanVerb(u)) b.hanVerb = true;
   if (e.bound) b.bounds.push({ dir: e.bound, at });
-  if (e.scopeNoun && b.lastTerm?.scopeable) {
+  // One Chinese character before 包 / 模块 (主包, 子模块) is a word fragment, not a name.
+  const fragment = b.lastTerm?.terms.every((t) => t.startsWith('h:') && t.length === 3);
+  if (e.scopeNoun && b.lastTerm?.scopeable && !fragment) {
     f.scopes.add(`named:${b.lastTerm.terms.join('+')}`);
     for (const t of b.lastTerm.terms) b.clause.terms.delete(t);
     for (const t of b.lastTerm.terms) b.clause.slot.delete(t);

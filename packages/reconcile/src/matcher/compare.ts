@@ -268,16 +268,50 @@ const weightOf = (m: ReadonlyMap<string, number>) => {
 };
 const SIGNAL_RANK = { stance: 0, choice: 1, numeric: 2, contrast: 3 } as const;
 
-export function comparePair(c: TextFeatures, d: TextFeatures): PairSignals {
+/**
+ * A named scope of one side that the other side mentions as a plain word is not a different
+ * place: "the MathView component loads KaTeX" and "MathView 挂载时加载 KaTeX" are about the same one.
+ */
+function scopeMentioned(a: TextFeatures, b: TextFeatures): boolean {
+  for (const s of a.scopes) {
+    if (!s.startsWith('named:')) continue;
+    if (
+      s
+        .slice(6)
+        .split('+')
+        .some((t) => b.terms.has(t))
+    )
+      return true;
+  }
+  return false;
+}
+
+function scopeOf(c: TextFeatures, d: TextFeatures): ScopeRelation {
+  const scope = compareScopes(c.scopes, d.scopes);
+  return scope === 'disjoint' && (scopeMentioned(c, d) || scopeMentioned(d, c)) ? 'overlap' : scope;
+}
+
+/**
+ * Compares a candidate with an entry. `dTitle` (the entry's title clauses) takes part in conflict
+ * detection for a candidate that announces a replacement: a title often names the entry's choice
+ * ("xUnit + FluentAssertions") that its body takes for granted.
+ */
+export function comparePair(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): PairSignals {
   const o = overlap(c.terms, d.terms);
   let conflict: ClauseSignal | null = null;
   let contrast = false;
   let clauseMatch = 0;
+  const dClauses = d.clauses.slice(0, MAX_CLAUSES);
+  // Only a replacement looks at the title: titles are noun phrases without a stance of their own.
+  const titleClauses = c.supersede ? (dTitle?.clauses ?? []) : [];
   for (const cc of c.clauses.slice(0, MAX_CLAUSES)) {
     const main = weightOf(cc.slot) >= MAIN_CLAUSE * o.a;
-    for (const dc of d.clauses.slice(0, MAX_CLAUSES)) {
-      if (main && cc.stance === dc.stance) clauseMatch = Math.max(clauseMatch, diceOf(overlap(cc.slot, dc.slot)));
-      const s = compareClauses(cc, dc, c.display, d.display);
+    for (const dc of [...dClauses, ...titleClauses]) {
+      const title = !dClauses.includes(dc);
+      if (main && !title && cc.stance === dc.stance) {
+        clauseMatch = Math.max(clauseMatch, diceOf(overlap(cc.slot, dc.slot)));
+      }
+      const s = compareClauses(cc, dc, c.display, title && dTitle ? dTitle.display : d.display);
       if (!s) continue;
       if (s.kind === 'contrast') contrast = true;
       else if (!conflict || SIGNAL_RANK[s.kind] < SIGNAL_RANK[conflict.kind]) conflict = s;
@@ -292,7 +326,7 @@ export function comparePair(c: TextFeatures, d: TextFeatures): PairSignals {
     sharedName: [...c.terms.keys()].some((t) => (isName(t) || t.startsWith('t:')) && d.terms.has(t)),
     clauseMatch,
     addsAlternative: addsAlternative(c, d),
-    scope: compareScopes(c.scopes, d.scopes),
+    scope: scopeOf(c, d),
     conflict,
     contrast,
   };

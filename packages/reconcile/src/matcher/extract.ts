@@ -27,10 +27,14 @@ for (const w of ['app', 'api', 'bin', 'e2e', 'internal', 'pkg', 'cmd', 'componen
   DIR_WORDS.add(w);
 }
 const PATH_CANDIDATE =
-  /(?<![a-z0-9_.@*~/-])(?:~|\.{1,2})?\/?[a-z0-9_.@*-]*(?:\/[a-z0-9_.@*{},-]*)+|\*{1,2}\.[a-z0-9]+/g;
+  /(?<![a-z0-9_.@*~/\\<>-])(?:~|\.{1,2})?\/?[a-z0-9_.@*-]*(?:\/[a-z0-9_.@*{},-]*)+|\*{1,2}\.[a-z0-9]+/g;
 
+// A call such as `response.json()` is not a file.
 const FILE_NAME =
-  /(?<![a-z0-9_./@-])[a-z0-9_-]+\.(?:json|ya?ml|md|toml|lock|sh|txt|css|scss|html|sql|xml|ini|cfg|conf|env)(?![a-z0-9])/g;
+  /(?<![a-z0-9_./@-])[a-z0-9_-]+\.(?:json|ya?ml|md|toml|lock|sh|txt|css|scss|html|sql|xml|ini|cfg|conf|env)(?![a-z0-9(])/g;
+/** Extensions of source and data files: `a/b.set` is a list of identifiers, `a/b.ts` a file. */
+const EXTENSION =
+  /\.(?:[cm]?[jt]sx?|json|ya?ml|md|toml|lock|sh|py|rs|go|java|kt|rb|php|cs|cpp|c|h|css|scss|less|html|vue|svelte|sql|xml|ini|cfg|conf|env|txt|csv|log|db|sqlite|png|jpe?g|svg|gif|dart|swift|proto|graphql|gradle|mdx|pen)$/;
 
 /**
  * Finds file paths and globs (scopes, not topic words) and replaces them with `§p`. Word pairs
@@ -45,13 +49,17 @@ export function extractPaths(text: string, scopes: Set<string>): string {
   return withFiles.replace(PATH_CANDIDATE, (m) => {
     const path = m.replace(/[.,]+$/, '');
     const parts = path.split('/').filter(Boolean);
+    // "401/403/400" and "读/写/删除" are lists, not paths: a path has no all-digit part, and
+    // several slashes alone only make one when a part is a known directory word.
+    const list = parts.some((p) => /^\d+$/.test(p));
     const isPath =
-      /^[~./]/.test(path) ||
-      /\/$/.test(m) ||
-      path.includes('*') ||
-      (path.match(/\//g) ?? []).length >= 2 ||
-      /\.[a-z0-9]{1,5}$/.test(path) ||
-      (parts.length > 0 && DIR_WORDS.has(parts[0]));
+      !list &&
+      (/^[~./]/.test(path) ||
+        /\/$/.test(m) ||
+        path.includes('*') ||
+        EXTENSION.test(path) ||
+        (parts.length > 0 && DIR_WORDS.has(parts[0])) ||
+        ((path.match(/\//g) ?? []).length >= 2 && parts.some((p) => DIR_WORDS.has(p))));
     if (!isPath || parts.length === 0) return m.replace(/\//g, ' ');
     scopes.add(`path:${path.replace(/^\.\//, '').replace(/\/+$/, '')}`);
     return ' §p ';

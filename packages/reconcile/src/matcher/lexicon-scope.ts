@@ -38,8 +38,8 @@ export const SCOPE_LAYER = [
 
 /** Nouns that turn the preceding word into a named scope: "the billing service", "支付服务". */
 export const SCOPE_NOUNS_EN =
-  'service services microservice package packages module modules app apps application repo repository directory ' +
-  'folder team component crate workspace project subproject worker';
+  'service services microservice package packages module modules app apps application repo repository ' +
+  'team component crate workspace project subproject worker';
 export const SCOPE_NOUNS_ZH = [
   '服务',
   '微服务',
@@ -47,7 +47,6 @@ export const SCOPE_NOUNS_ZH = [
   '包',
   '应用',
   '仓库',
-  '目录',
   '团队',
   '组件',
   '项目',
@@ -107,6 +106,16 @@ export const ALTERNATIVES: readonly string[] = [
   'trigger-mode: manual, automatic',
   'locality: local, global',
   'numeric-type: integer, float',
+  'html-sanitizer: dompurify, isomorphic-dompurify, sanitize-html, js-xss, bleach',
+  'assertion-lib: fluentassertions, chai, assertj, hamcrest',
+  'dotnet-test: xunit, nunit, mstest',
+  'e2e-runner: playwright, cypress, puppeteer, selenium, webdriverio, testcafe',
+  'py-logger: structlog, loguru',
+  'browser-storage: localstorage, sessionstorage, indexeddb',
+  'build-tool: maven, gradle, sbt, bazel',
+  'desktop-shell: electron, tauri, wails',
+  'chart-lib: echarts, chart.js, recharts, highcharts',
+  'py-dataframe: pandas, polars',
   'log-level: trace level, debug level, info level, warn level, warning level, error level, fatal level',
 ];
 

@@ -41,6 +41,8 @@ export const THRESHOLDS = {
    * long entry always has some short clause that one candidate clause happens to contain.
    */
   conflictCover: 0.25,
+  /** Weight of new terms (about two words: the other scope's name) a scope variant may carry. */
+  scopeNovelMass: 2.5,
   /** Overlap a `contest` / `supersede` action needs to name its target. */
   actionSubject: 0.45,
   /** Candidate covered by the entry, and entry covered by the candidate, for a duplicate. */
@@ -104,7 +106,9 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
   const named = titleEq || p.concept >= T.actionSubject;
   if (action === 'contest' && named) return 'potential_conflict';
   if (action === 'supersede' && named) return 'supersede_candidate';
-  if (p.scope === 'disjoint') return 'related';
+  // The same rule for another place (another environment, layer, service, path) is related. A
+  // candidate that also says much else is not "the same rule": the scope words decide nothing then.
+  if (p.scope === 'disjoint' && p.novelMass <= T.scopeNovelMass) return 'related';
   if (p.conflict) return c.feats.supersede ? 'supersede_candidate' : 'potential_conflict';
   // "Switch from yarn to pnpm" against "use yarn": a replacement of the entry's choice.
   if (c.feats.supersede && p.addsAlternative && p.covD >= T.replacementEntryCover) return 'supersede_candidate';
@@ -137,7 +141,7 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
  */
 export function scorePair(c: View, action: CandidateAction, d: View, related: boolean): PairScore | null {
   const exact = c.store === d.store && c.exact === d.exact;
-  const p = comparePair(c.feats, d.feats);
+  const p = comparePair(c.feats, d.feats, d.titleFeats);
   const titleEq = c.titleKey !== '' && c.titleKey === d.titleKey;
   const lexical = refSimilarity(c, d);
   const semantic = Math.max(lexical, p.concept);
