@@ -110,7 +110,22 @@ export function parseYamlMapping(
     }
     return null;
   }
-  const value = doc.toJS() as unknown;
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (err) {
+    // `toJS` throws for what parses but cannot be built (an alias without its anchor): a parse
+    // problem like any other, never a crash of the whole corpus load.
+    issues.push({
+      severity: 'error',
+      code: 'FRONTMATTER_INVALID',
+      message: `invalid YAML frontmatter: ${(err as Error).message.split('\n')[0]}`,
+      hint: 'fix the YAML between the --- lines; the file was read without it',
+      file,
+      line: firstLine,
+    });
+    return null;
+  }
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     issues.push({

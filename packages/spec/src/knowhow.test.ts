@@ -27,6 +27,15 @@ describe('knowhow files', () => {
     expect(issues.map((i) => i.code)).toEqual(['KNOWHOW_NO_FRONTMATTER']);
   });
 
+  it('reports frontmatter yaml cannot build (an alias without anchor) as an issue, not a crash', () => {
+    const { entry, issues, model } = view('---\ntitle: *ali\ntype: tip\n---\n# Heading\n');
+    expect(model.data).toBeNull();
+    expect(entry.title).toBe('Heading');
+    expect(issues).toMatchObject([
+      { code: 'FRONTMATTER_INVALID', line: 2, file: '.workflow/knowhow/TIP-20260418-x.md' },
+    ]);
+  });
+
   it('ids are knowhow-<slug of the stem>, without truncation', () => {
     const stem = `KNW-20260806-114636-${'a'.repeat(80)}`;
     expect(knowhowIdFor(`knowhow/${stem}.md`)).toBe(`knowhow-${stem.toLowerCase()}`);
