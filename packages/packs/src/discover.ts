@@ -34,6 +34,8 @@ export interface ScopeScan {
   packs: number;
   /** Why the scan stopped early, if it did. */
   truncated: 'depth' | 'dirs' | null;
+  /** Directories (and entry files) skipped because a `.gitignore` excludes them. */
+  ignored: number;
 }
 
 export interface DiscoveryResult {
@@ -109,6 +111,7 @@ function scanScope(
     dirsScanned: 0,
     packs: 0,
     truncated: null,
+    ignored: 0,
   };
   const packs: DiscoveredPack[] = [];
   const realRoot = safeRealpath(root.dir);
@@ -203,6 +206,7 @@ function ignored(walk: Walk, frame: Frame, rel: string, isDir: boolean, abs: str
   if (frame.ignore.length === 0) return false;
   const match = ignoredBy(frame.ignore, `${walk.ignorePrefix}${rel}`, isDir);
   if (match === null) return false;
+  walk.scan.ignored++;
   if (!isDir || existsSync(join(abs, ENTRY_FILE))) {
     const what = isDir ? `pack at ${abs}` : `pack at ${abs} (its ${ENTRY_FILE})`;
     const message = `skipped ${what}: ignored by ${match.file}:${match.line} (${match.pattern})`;

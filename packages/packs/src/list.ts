@@ -47,6 +47,7 @@ export function listPacks(o: PackScopeOptions): PackListOutputData {
       dirs_scanned: s.dirsScanned,
       packs: s.packs,
       truncated: s.truncated,
+      ignored: s.ignored,
     })),
     packs: loaded.catalog.entries.map(listEntry),
     diagnostics: loaded.diagnostics,

@@ -72,6 +72,7 @@ export const ScopeScanOutput = z.object({
   dirs_scanned: z.number().int(),
   packs: z.number().int(),
   truncated: z.enum(['depth', 'dirs']).nullable(),
+  ignored: z.number().int().describe('directories skipped because a .gitignore excludes them'),
 });
 
 export const PackListOutput = z

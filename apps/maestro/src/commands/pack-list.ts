@@ -31,7 +31,7 @@ function render(out: PackListOutputData): string {
   lines.push('', dim('Scopes:'));
   for (const s of out.scopes) {
     const state = s.exists
-      ? `${s.packs} pack(s), ${s.dirs_scanned} dir(s)${s.truncated ? `, truncated by ${s.truncated} limit` : ''}`
+      ? `${s.packs} pack(s), ${s.dirs_scanned} dir(s)${s.ignored ? `, ${s.ignored} ignored by .gitignore` : ''}${s.truncated ? `, truncated by ${s.truncated} limit` : ''}`
       : 'missing';
     lines.push(dim(`  ${s.scope.padEnd(9)} ${s.dir}  (${state})`));
   }
