@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { countClosingTags, resolveContext } from '@maestro/packs';
+import { countClosingTags, resolveContext, validatePack } from '@maestro/packs';
 import { tmpDir } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { baseFront, writePack, wsOptions } from './fixtures.test-util.js';
@@ -329,5 +329,33 @@ describe('answer subgraph selection', () => {
     expect(
       out.packs[0].warnings.some((w) => w.startsWith('answer-block answer-acme-price is not an approved fact')),
     ).toBe(true);
+  });
+});
+
+describe('validating the structured layers', () => {
+  it('reports invalid layer JSON and manifest files outside the pack, like the reference CLI (plus containment)', () => {
+    const root = tmpDir();
+    const pack = ontologyPack(root, {
+      'ontology/ontology.json': json({
+        status: 'reviewed',
+        files: ['concepts.json', '../../escape.json', '/etc/x.json', 'gone.json'],
+      }),
+      'ontology/claims.json': '{ "claims": [',
+      'ontology/exports/graph.json': 'not json, but an interchange artifact: not checked',
+      'answers/questions.json': '[{"id": "q"}',
+    });
+    const v = validatePack(pack);
+    const got = v.findings.map((f) => `${f.severity} ${f.file} ${f.code}${f.field ? ` ${f.field}` : ''}`);
+    expect(got).toEqual(
+      expect.arrayContaining([
+        'error ontology/claims.json PACK_INVALID_JSON',
+        'error answers/questions.json PACK_INVALID_JSON',
+        'error ontology/ontology.json PACK_PATH_OUTSIDE files[1]',
+        'error ontology/ontology.json PACK_PATH_OUTSIDE files[2]',
+        'warning ontology/ontology.json PACK_MISSING_FILE files[3]',
+      ]),
+    );
+    expect(got.some((g) => g.includes('exports'))).toBe(false);
+    expect(validatePack(ontologyPack(tmpDir())).ok).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { ENTRY_FILE, readPackHead } from './pack-head.js';
 import { listPackFiles } from './pack-tree.js';
 import { resolvePackPath, safeRealpath } from './paths.js';
 import { checkRecords } from './validate-files.js';
+import { checkLayers } from './validate-layers.js';
 
 export type ValidationStatus = 'passed' | 'needs-review' | 'failed';
 
@@ -61,7 +62,11 @@ export function validatePack(path: string): PackValidation {
   if (head.manifest)
     findings.push(...layoutFindings(realRoot, head.manifest, new Set(head.issues.map((i) => i.field))));
   const tree = listPackFiles(realRoot, { under: '', ...VALIDATE_LIMITS, skip: new Set(['node_modules']) });
-  findings.push(...tree.issues, ...checkRecords(realRoot, tree.files));
+  findings.push(
+    ...tree.issues,
+    ...checkRecords(realRoot, tree.files),
+    ...checkLayers(realRoot, tree.files, head.manifest),
+  );
   findings.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
   const ok = !findings.some((f) => f.severity === 'error');
   return {
