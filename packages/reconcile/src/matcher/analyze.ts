@@ -176,7 +176,8 @@ interface Builder {
   forced: Stance | null;
   started: boolean;
   choicePending: number;
-  lastTerm: { terms: string[]; scopeable: boolean } | null;
+  /** The last topic term(s), which a following scope noun turns into a named scope. */
+  lastTerm: { terms: string[]; scopeable: boolean; han?: boolean } | null;
 }
 
 function newBuilder(forced: Stance | null = null): Builder {
@@ -255,7 +256,7 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
     } else if (u.kind === 'han') {
       markStart(b, false);
       for (const t of u.terms) addTerm(b, f, t, t.length === 3 ? W_HANCHAR : W_BIGRAM, u.surface);
-      b.lastTerm = { terms: u.terms, scopeable: !u.terms.some((t) => b.clause.objects.has(t)) };
+      b.lastTerm = { terms: u.terms, scopeable: !u.terms.some((t) => b.clause.objects.has(t)), han: true };
       b.choicePending = 0;
     } else if (u.kind === 'num') {
       const fact = numbers[u.index];
@@ -266,6 +267,19 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
     prevSurface = u.kind === 'lex' || u.kind === 'word' || u.kind === 'han' ? u.surface : '';
   });
   finish(b, f);
+}
+
+/** Chinese nouns that an ordinary word before them turns into a name: 通知服务, 支付模块, 管理后台应用. */
+const HAN_NAMED = new Set(['服务', '微服务', '模块', '应用', '集群']);
+
+/**
+ * Whether the words before a scope noun name a scope. In Chinese only service-like nouns do
+ * (测试项目 is a kind of project, 主包 a word fragment), and one character is never a name.
+ */
+function namesScope(last: NonNullable<Builder['lastTerm']>, noun: string): boolean {
+  if (!last.han) return true;
+  if (last.terms.every((t) => t.startsWith('h:') && t.length === 3)) return false;
+  return HAN_NAMED.has(noun);
 }
 
 function markStart(b: Builder, imperative: boolean) {
@@ -290,9 +304,7 @@ function lexUnit(
   if (u.surface === 'prefer' || u.surface === 'prefers') b.prefers = true;
   if (hanVerb(u)) b.hanVerb = true;
   if (e.bound) b.bounds.push({ dir: e.bound, at });
-  // One Chinese character before 包 / 模块 (主包, 子模块) is a word fragment, not a name.
-  const fragment = b.lastTerm?.terms.every((t) => t.startsWith('h:') && t.length === 3);
-  if (e.scopeNoun && b.lastTerm?.scopeable && !fragment) {
+  if (e.scopeNoun && b.lastTerm?.scopeable && namesScope(b.lastTerm, u.surface)) {
     f.scopes.add(`named:${b.lastTerm.terms.join('+')}`);
     for (const t of b.lastTerm.terms) b.clause.terms.delete(t);
     for (const t of b.lastTerm.terms) b.clause.slot.delete(t);
@@ -317,8 +329,8 @@ function lexUnit(
   // in / for" ("the admin app"), otherwise it is the subject ("published packages", "pin package versions").
   const named = e.concept && !e.generic && !e.imperative && !e.choice && !e.concept.startsWith('t:');
   // Chinese names its services with ordinary words right before the noun (通知服务, 支付模块).
-  const lead = afterLead || HAN_START.test(u.surface);
-  b.lastTerm = named && lead && e.concept ? { terms: [e.concept], scopeable: true } : null;
+  const han = HAN_START.test(u.surface);
+  b.lastTerm = named && (afterLead || han) && e.concept ? { terms: [e.concept], scopeable: true, han } : null;
   if (e.choice) b.choicePending = 3;
   else if (!e.stop && b.choicePending > 0) b.choicePending--;
 }

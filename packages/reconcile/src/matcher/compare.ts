@@ -148,13 +148,13 @@ function specific(m: ReadonlyMap<string, number>): Map<string, number> {
 }
 
 /**
- * A clause whose subject is definite enough to be contained in another: two specific terms, or
- * one that names a thing (a tool, an alternative such as floats or JSON). One common word ("不直接
+ * A clause whose subject is definite enough to be contained in another: one that names a thing
+ * (a tool, an alternative such as floats or JSON), or two specific terms. One common word ("不直接
  * 连接后端服务" is only about `service`) is not a subject a long clause can contradict.
  */
 function definite(c: Clause, container: Clause, strict: boolean): boolean {
   const terms = [...specific(c.slot).keys()];
-  if (terms.some((t) => t.startsWith('alt:') || isName(t) || c.objects.has(t))) return true;
+  if (terms.some((t) => t.startsWith('alt:') || isName(t))) return true;
   if (terms.length < 2) return false;
   // For a stance, common words are only a subject when the container is about as specific, not a
   // long clause that happens to mention them among many other things.
@@ -286,9 +286,16 @@ function scopeMentioned(a: TextFeatures, b: TextFeatures): boolean {
   return false;
 }
 
+const withoutPaths = (s: ReadonlySet<string>) => new Set([...s].filter((k) => !k.startsWith('path:')));
+
 function scopeOf(c: TextFeatures, d: TextFeatures): ScopeRelation {
   const scope = compareScopes(c.scopes, d.scopes);
-  return scope === 'disjoint' && (scopeMentioned(c, d) || scopeMentioned(d, c)) ? 'overlap' : scope;
+  if (scope === 'disjoint') return scopeMentioned(c, d) || scopeMentioned(d, c) ? 'overlap' : scope;
+  // Files one side merely cites (evidence, examples) do not make the other side broader.
+  if (scope === 'broader' || scope === 'narrower') {
+    if (compareScopes(withoutPaths(c.scopes), withoutPaths(d.scopes)) === 'same') return 'same';
+  }
+  return scope;
 }
 
 /**

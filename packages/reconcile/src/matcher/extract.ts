@@ -36,6 +36,9 @@ const FILE_NAME =
 const EXTENSION =
   /\.(?:[cm]?[jt]sx?|json|ya?ml|md|toml|lock|sh|py|rs|go|java|kt|rb|php|cs|cpp|c|h|css|scss|less|html|vue|svelte|sql|xml|ini|cfg|conf|env|txt|csv|log|db|sqlite|png|jpe?g|svg|gif|dart|swift|proto|graphql|gradle|mdx|pen)$/;
 
+/** A path segment: a directory word, or a name with `.`, `_` or `-` in it ("feat/fix/docs" is a list). */
+const pathLike = (part: string) => DIR_WORDS.has(part) || /[._-]/.test(part);
+
 /**
  * Finds file paths and globs (scopes, not topic words) and replaces them with `§p`. Word pairs
  * such as "read/write" or "and/or" are not paths: a path has a known directory word, an
@@ -59,7 +62,7 @@ export function extractPaths(text: string, scopes: Set<string>): string {
         path.includes('*') ||
         EXTENSION.test(path) ||
         (parts.length > 0 && DIR_WORDS.has(parts[0])) ||
-        ((path.match(/\//g) ?? []).length >= 2 && parts.some((p) => DIR_WORDS.has(p))));
+        ((path.match(/\//g) ?? []).length >= 2 && parts.filter(pathLike).length * 2 >= parts.length));
     if (!isPath || parts.length === 0) return m.replace(/\//g, ' ');
     scopes.add(`path:${path.replace(/^\.\//, '').replace(/\/+$/, '')}`);
     return ' §p ';

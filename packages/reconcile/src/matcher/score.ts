@@ -41,6 +41,12 @@ export const THRESHOLDS = {
    * long entry always has some short clause that one candidate clause happens to contain.
    */
   conflictCover: 0.25,
+  /** Dice overlap and shared weight (five content words) that are more than a shared topic. */
+  sharedConcept: 0.35,
+  sharedMass: 5,
+  /** Overlap with which naming another member of the entry's alternative is a different choice. */
+  alternativeCover: 0.3,
+  alternativeMass: 3,
   /** Weight of new terms (about two words: the other scope's name) a scope variant may carry. */
   scopeNovelMass: 2.5,
   /** Overlap a `contest` / `supersede` action needs to name its target. */
@@ -112,6 +118,9 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
   if (p.conflict) return c.feats.supersede ? 'supersede_candidate' : 'potential_conflict';
   // "Switch from yarn to pnpm" against "use yarn": a replacement of the entry's choice.
   if (c.feats.supersede && p.addsAlternative && p.covD >= T.replacementEntryCover) return 'supersede_candidate';
+  // Another member of an alternative the entry already chose (js-xss where it uses DOMPurify), in a
+  // rule about the same thing: a different choice.
+  if (p.addsAlternative && p.covC >= T.alternativeCover && p.shared >= T.alternativeMass) return 'potential_conflict';
   const duplicate = p.scope === 'broader' ? 'extends' : 'semantic_duplicate';
   // The candidate restates the entry and adds real content: it extends it.
   if (p.covD >= T.extendsEntryCover && p.covC < T.duplicateCandidateCover && p.novelMass >= T.extendsNovelMass) {
@@ -128,8 +137,12 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
   if (title >= T.sameTitle && p.concept >= T.titledParaphrase) return duplicate;
   // Everything the candidate says is somewhere in a longer entry: a restatement of part of it.
   if (p.covC >= T.duplicateCandidateCover && p.shared >= T.subsetMass) return duplicate;
-  // Much of it is: a paraphrase our vocabulary only half recognises, or a restatement that adds.
-  if (p.covC >= T.reviewCover && p.shared >= T.subsetMass) {
+  // Much of it is, or the two share a lot outright: a paraphrase our vocabulary only half
+  // recognises, or a restatement that adds.
+  if (
+    (p.covC >= T.reviewCover && p.shared >= T.subsetMass) ||
+    (p.concept >= T.sharedConcept && p.shared >= T.sharedMass)
+  ) {
     return p.novelMass >= T.extendsNovelMass && p.novelMass > p.shared / 2 ? 'extends' : duplicate;
   }
   return 'related';

@@ -44,6 +44,8 @@ const IRREGULAR: Record<string, string> = {
   strings: 'string',
   status: 'status',
   always: 'always',
+  // The environment, not a form of "stage": "staged knowledge" is not about staging.
+  staging: 'staging',
   never: 'never',
 };
 
