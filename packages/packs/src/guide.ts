@@ -28,6 +28,8 @@ export interface GuideSection {
   key: boolean;
   /** A context map section (paths for the resolver; the least useful part for a model). */
   map: boolean;
+  /** False for a heading with nothing under it (a title): never worth a unit of its own. */
+  hasBody: boolean;
   injections: string[];
 }
 
@@ -59,6 +61,12 @@ export function guideCandidate(body: string, truncated: boolean, queryTerms: rea
       score: matchScore(queryTerms, index),
       key: KEY_TITLE.test(s.title),
       map: MAP_TITLE.test(s.title),
+      hasBody:
+        s.text
+          .split('\n')
+          .slice(s.level > 0 ? 1 : 0)
+          .join('\n')
+          .trim() !== '',
       injections: detectInjection(s.text),
     };
   });

@@ -179,7 +179,7 @@ function addGuide(
   const whole: SelectedUnit = { ...base, path: ENTRY_FILE, text: guide.text, injections: guide.injections };
   if (!guide.truncated && fitsWhole(whole) && add(whole)) return;
   const wanted = guide.sections
-    .filter((s) => !s.map && (s.key || s.score > 0))
+    .filter((s) => s.hasBody && !s.map && (s.key || s.score > 0))
     .sort((a, b) => Number(b.key) - Number(a.key) || b.score - a.score);
   const missed: string[] = [];
   for (const s of wanted) {
