@@ -6,13 +6,14 @@ import type { WorkflowLayout } from '@maestro/fs';
 import { type KnowhowFileModel, knowhowEntry, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, CorpusFileInfo, KnowledgeEntry } from './model.js';
 import { parseSpecFile, type SpecFileModel, scanSpecFile } from './spec-file.js';
-import { specEntrySink, specFileEntries } from './spec-view.js';
+import { specEntrySink } from './spec-view.js';
 
 /** A corpus file as read: its text (exact), parsed model and entries. */
 export interface LoadedSpecFile {
   /** Relative to `.workflow/`, e.g. `specs/learnings.md`. */
   file: string;
   text: string;
+  /** `parseSpecFile(text).value`, parsed on first use (writers edit one or two files of many). */
   model: SpecFileModel;
   entries: KnowledgeEntry[];
   /** False when the bytes are not valid UTF-8; such a file is read but never rewritten. */
@@ -90,7 +91,6 @@ export function loadCorpusFiles(layout: WorkflowLayout): LoadedCorpus {
 
 /** The corpus view every package uses: entries, `byId`, issues and file stats. */
 export function loadCorpus(layout: WorkflowLayout): Corpus {
-  // Without `keep`, each file's model is garbage as soon as its entries are built (lower peak memory).
   return load(layout, false).corpus;
 }
 
@@ -103,14 +103,11 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
   for (const name of markdownFiles(layout.specs)) {
     const file = `specs/${name}`;
     const { text, utf8 } = readCorpusFile(join(layout.specs, name), file, issues, files);
+    const fileEntries = keep ? [] : entries;
+    streamSpecEntries(text, file, issues, fileEntries);
     if (keep) {
-      const parsed = parseSpecFile(text, `.workflow/${file}`);
-      for (const issue of parsed.issues) issues.push(issue);
-      const fileEntries = specFileEntries(parsed.value, file, `.workflow/${file}`, issues);
       for (const e of fileEntries) entries.push(e);
-      specs.push({ file, text, model: parsed.value, entries: fileEntries, utf8 });
-    } else {
-      streamSpecEntries(text, file, issues, entries);
+      specs.push(loadedSpecFile(file, text, fileEntries, utf8));
     }
   }
   for (const name of markdownFiles(layout.knowhow)) {
@@ -136,6 +133,28 @@ function streamSpecEntries(text: string, file: string, issues: Issue[], entries:
   const scanned = scanSpecFile(text, issueFile, (fm) => specEntrySink(file, issueFile, fm, viewIssues, entries));
   for (const issue of scanned.issues) issues.push(issue);
   for (const issue of viewIssues) issues.push(issue);
+}
+
+/**
+ * A loaded spec file whose model is parsed on first access and then kept (parsing is pure, so it
+ * is the model an eager parse would have built; `entries` pair with its segments by position).
+ * Loading a large corpus to edit one file no longer holds every file's model in memory.
+ */
+function loadedSpecFile(file: string, text: string, entries: KnowledgeEntry[], utf8: boolean): LoadedSpecFile {
+  let model: SpecFileModel | null = null;
+  return {
+    file,
+    text,
+    get model(): SpecFileModel {
+      if (model === null) model = parseSpecFile(text, `.workflow/${file}`).value;
+      return model;
+    },
+    set model(value: SpecFileModel) {
+      model = value;
+    },
+    entries,
+    utf8,
+  };
 }
 
 /**
