@@ -15,6 +15,11 @@ export interface Clause {
   objects: Set<string>;
   numbers: NumberFact[];
   stance: Stance | null;
+  /**
+   * The stance is stated (a modal, a negation, an imperative or a choice verb), not only the
+   * default affirmation of a descriptive sentence ("X was changed, which caused Y").
+   */
+  explicit: boolean;
 }
 
 export interface TextFeatures {
@@ -25,6 +30,8 @@ export interface TextFeatures {
   scopes: Set<string>;
   /** The text announces a replacement (instead of, no longer, 不再, 改用). */
   supersede: boolean;
+  /** The text says it adds something (also, in addition, 此外, 另外, 还要): a restatement that extends. */
+  adds: boolean;
   /** Term → how it was written, for evidence strings. */
   display: Map<string, string>;
   /** The first specific term: usually what the rule is about ("migrations", "tests"). */
@@ -71,6 +78,9 @@ function opensCommand(units: Unit[], at: number): boolean {
   return next?.kind === 'lex' && next.entry.stop === true && DETERMINERS.has(next.surface);
 }
 
+const ADDITIVE =
+  /\b(?:also|additionally|in addition|as well|furthermore|moreover|on top of that|plus)\b|另外|此外|并且|而且|同时还|还要|还需|还必须|还应|还得|额外/i;
+
 const CODE_SPAN = /`([^`\n]+)`/g;
 
 /**
@@ -110,6 +120,7 @@ export function analyzeText(text: string): TextFeatures {
     clauses: [],
     scopes: new Set(),
     supersede: false,
+    adds: ADDITIVE.test(text),
     display: new Map(),
     head: null,
   };
@@ -182,7 +193,15 @@ interface Builder {
 
 function newBuilder(forced: Stance | null = null): Builder {
   return {
-    clause: { terms: new Map(), slot: new Map(), members: new Map(), objects: new Set(), numbers: [], stance: null },
+    clause: {
+      terms: new Map(),
+      slot: new Map(),
+      members: new Map(),
+      objects: new Set(),
+      numbers: [],
+      stance: null,
+      explicit: false,
+    },
     stances: [],
     bounds: [],
     nums: [],
@@ -354,5 +373,6 @@ function finish(b: Builder, f: TextFeatures) {
   let stance: Stance = b.stances.some((s) => s.pol === 'neg') ? 'neg' : 'pos';
   if (b.flips % 2 === 1) stance = stance === 'pos' ? 'neg' : 'pos';
   c.stance = b.forced ?? stance;
+  c.explicit = b.forced !== null || b.stances.length > 0 || b.flips > 0 || b.imperative || b.hanVerb;
   if (c.terms.size > 0 || c.numbers.length > 0) f.clauses.push(c);
 }

@@ -75,7 +75,12 @@ function valueKey(n: NumberFact): string {
 
 /** Two clauses state different values of the same dimension (30 s vs 60 s, ≤ 5 vs ≥ 5). */
 export function numericMismatch(a: readonly NumberFact[], b: readonly NumberFact[]): string | null {
+  // Plain numbers (no unit, nothing counted) are often identifiers, formulas or references; they
+  // only compare when each clause states exactly one ("Node 18" vs "Node 20").
+  const plain = (l: readonly NumberFact[]) => l.filter((n) => n.dim === 'n').length;
+  const plainOk = plain(a) === 1 && plain(b) === 1;
   for (const x of a) {
+    if (x.dim === 'n' && !plainOk) continue;
     const sameDimB = b.filter((y) => y.dim === x.dim);
     if (sameDimB.length === 0) continue;
     const sameDimA = a.filter((y) => y.dim === x.dim);
@@ -161,6 +166,16 @@ function definite(c: Clause, container: Clause, strict: boolean): boolean {
   return !strict || weightOf(specific(container.slot)) <= CONTAINER_RATIO * weightOf(specific(c.slot));
 }
 
+const stated = (c: Clause) => c.explicit;
+/**
+ * A clause that can contradict a rule: one that states its stance, or a short one (rules are
+ * often written as plain statements: "every migration ships with a rollback"). A long descriptive
+ * sentence ("the root cause was that X changed Y, which ...") affirms nothing by default.
+ */
+function ruleLike(c: Clause): boolean {
+  return c.explicit || weightOf(specific(c.slot)) <= IMPLICIT_RULE_WEIGHT;
+}
+
 /** Overlap of the specific (non-generic) terms only. */
 function specificOverlap(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Overlap {
   return overlap(specific(a), specific(b));
@@ -170,11 +185,15 @@ export const STANCE_SUBJECT = 0.6;
 export const STANCE_COVER = 0.5;
 export const NUMERIC_SUBJECT = 0.5;
 export const NUMERIC_COVER = 0.4;
+/** Overlap enough for a value difference when both clauses name the same identifier or tool. */
+export const NAMED_NUMERIC_SUBJECT = 0.35;
 export const CONTAINED = 0.8;
 /** A contained side must name at least one specific thing (see `definite`). */
 export const CONTAINED_WEIGHT = 1;
 /** How much more specific weight a container may carry than the common-word clause it contains. */
 export const CONTAINER_RATIO = 3;
+/** Specific weight (about eight content words) up to which a clause without a stated stance reads as a rule. */
+export const IMPLICIT_RULE_WEIGHT = 8;
 const GENERIC_WEIGHT = 0.35;
 /** Rest of the clause shared when only names differ ("Renovate opens PRs" vs "Dependabot opens PRs"). */
 export const NAME_SWAP_COVER = 0.75;
@@ -204,7 +223,7 @@ export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): 
   const nameSwapOk = !sub?.names || minCover >= NAME_SWAP_COVER;
   const choiceDetail =
     alt ?? (sub && nameSwapOk ? `${cd.get(sub.c[0]) ?? sub.c[0]} vs ${dd.get(sub.d[0]) ?? sub.d[0]}` : null);
-  if (c.stance && d.stance && c.stance !== d.stance) {
+  if (c.stance && d.stance && c.stance !== d.stance && (stated(c) || stated(d)) && ruleLike(c) && ruleLike(d)) {
     // Opposite stances on different choices agree: "use pino" / "never use winston".
     if (choiceDetail && (subject >= STANCE_SUBJECT || contained)) return { kind: 'contrast', detail: choiceDetail };
     if ((subject >= STANCE_SUBJECT && minCover >= STANCE_COVER) || inside(true))
@@ -212,7 +231,9 @@ export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): 
     return null;
   }
   const numeric = numericMismatch(c.numbers, d.numbers);
-  if (numeric && ((subject >= NUMERIC_SUBJECT && minCover >= NUMERIC_COVER) || contained)) {
+  // Two clauses about the same named thing (an identifier, a tool) that state different values.
+  const namedSubject = subject >= NAMED_NUMERIC_SUBJECT && keysOf(c).some((t) => isName(t) && d.slot.has(t));
+  if (numeric && ((subject >= NUMERIC_SUBJECT && minCover >= NUMERIC_COVER) || contained || namedSubject)) {
     return { kind: 'numeric', detail: numeric };
   }
   if (choiceDetail && subject >= CHOICE_SUBJECT) return { kind: 'choice', detail: choiceDetail };

@@ -103,6 +103,7 @@ export const CONCEPT_GROUPS_MORE: readonly string[] = [
   'integrate|集成|接入',
   'enforce|强制',
   'window|窗口',
+  'sliding window|sliding|滑动窗口|滑动',
   'dimension|维度',
   'history|历史',
   'template|模板',

@@ -143,7 +143,8 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
     (p.covC >= T.reviewCover && p.shared >= T.subsetMass) ||
     (p.concept >= T.sharedConcept && p.shared >= T.sharedMass)
   ) {
-    return p.novelMass >= T.extendsNovelMass && p.novelMass > p.shared / 2 ? 'extends' : duplicate;
+    // Unrecognised paraphrase also looks "new", so only a text that says it adds is an extension.
+    return c.feats.adds && p.novelMass >= T.extendsNovelMass ? 'extends' : duplicate;
   }
   return 'related';
 }
