@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { inputError, parseJsonText } from '@maestro/core';
 import { z } from 'zod';
+import { tryReadHead } from './frontmatter.js';
 
 export const PacksConfig = z
   .strictObject({
@@ -37,7 +38,14 @@ export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
  */
 export function loadPacksConfig(path: string, env: NodeJS.ProcessEnv = process.env): PacksConfigValues {
   if (!existsSync(path)) return { trustedWorkspaces: [], orgRoots: [], disabled: [], file: null };
-  const data = parseJsonText(readFileSync(path, 'utf8'), path);
+  const head = tryReadHead(path, 1024 * 1024);
+  if (head === null || head.truncated) {
+    throw inputError('PACKS_CONFIG_INVALID', `${path}: ${head ? 'larger than 1 MB' : 'not a readable regular file'}`, {
+      hint: 'the packs config is a small JSON file',
+      location: { file: path },
+    });
+  }
+  const data = parseJsonText(head.text.replace(/^\uFEFF/, ''), path);
   const parsed = PacksConfig.safeParse(data);
   if (!parsed.success) {
     const first = parsed.error.issues[0];

@@ -1,13 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { inputError, parseJsonText } from '@maestro/core';
 import { planActivation } from './activate.js';
 import type { Catalog, CatalogEntry } from './catalog.js';
+import { tryReadHead } from './frontmatter.js';
 import { loadCatalog, type PackScopeOptions } from './load-catalog.js';
 import type { PackEvalOutputData } from './output-schemas.js';
 import { listPackFiles } from './pack-tree.js';
 import { SelectionEval, type SelectionEvalSuite } from './standard-schemas.js';
 import { schemaFindings } from './validate-json.js';
+
+/** A suite is read at most this far (and only when it is a regular file: never a FIFO or device). */
+const SUITE_CAP_BYTES = 8 * 1024 * 1024;
 
 export type EvalVerdict = 'select' | 'reject' | 'warn';
 
@@ -36,7 +40,13 @@ export function readSuite(path: string): SelectionEvalSuite {
     throw inputError('PACK_SUITE_NOT_FOUND', `suite not found: ${path}`, {
       hint: 'pass --suite <file> (relative to the current directory or to the pack)',
     });
-  const data = parseJsonText(readFileSync(path, 'utf8'), path);
+  const head = tryReadHead(path, SUITE_CAP_BYTES);
+  if (head === null || head.truncated) {
+    throw inputError('PACK_SUITE_UNREADABLE', `${path}: ${head ? 'larger than 8 MB' : 'not a readable regular file'}`, {
+      hint: 'pass a selection-eval JSON file',
+    });
+  }
+  const data = parseJsonText(head.text.replace(/^\uFEFF/, ''), path);
   const findings = schemaFindings('selection-eval', data, path).filter((f) => f.severity === 'error');
   if (findings.length > 0) {
     throw inputError('PACK_SUITE_INVALID', `${path}: ${findings.map((f) => f.message).join('; ')}`, {

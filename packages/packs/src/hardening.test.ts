@@ -5,6 +5,8 @@ import {
   countClosingTags,
   detectInjection,
   discoverPacks,
+  evalPack,
+  loadPacksConfig,
   packCatalog,
   packGuide,
   readPackHead,
@@ -116,6 +118,19 @@ describe('special and huge files never hang and are never read whole', () => {
     expect(out.token_estimate).toBeLessThanOrEqual(1500);
     expect(validatePack(pack).ok).toBe(true);
   });
+});
+
+it('refuses a FIFO given as an eval suite or as the user config, naming it (exit 2)', () => {
+  const root = tmpDir();
+  writePack(root, 'acme', baseFront('acme'));
+  fifo(join(root, 'suite.json'));
+  fifo(join(root, 'packs.json'));
+  expect(() => quick(() => evalPack({ ...wsOptions(root), pack: 'acme', suite: join(root, 'suite.json') }))).toThrow(
+    expect.objectContaining({ code: 'PACK_SUITE_UNREADABLE', exitCode: 2 }),
+  );
+  expect(() => quick(() => loadPacksConfig(join(root, 'packs.json')))).toThrow(
+    expect.objectContaining({ code: 'PACKS_CONFIG_INVALID', exitCode: 2 }),
+  );
 });
 
 describe('symlinked directories never lead out of a pack or a scope', () => {
