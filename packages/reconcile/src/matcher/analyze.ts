@@ -20,6 +20,8 @@ export interface Clause {
    * default affirmation of a descriptive sentence ("X was changed, which caused Y").
    */
   explicit: boolean;
+  /** A permission (may, 可以, 允许) rather than a requirement. */
+  permit: boolean;
 }
 
 export interface TextFeatures {
@@ -201,6 +203,7 @@ function newBuilder(forced: Stance | null = null): Builder {
       numbers: [],
       stance: null,
       explicit: false,
+      permit: false,
     },
     stances: [],
     bounds: [],
@@ -320,6 +323,7 @@ function lexUnit(
     return;
   }
   if (e.stance) b.stances.push({ pol: e.stance, at });
+  if (e.permit) b.clause.permit = true;
   if (u.surface === 'prefer' || u.surface === 'prefers') b.prefers = true;
   if (hanVerb(u)) b.hanVerb = true;
   if (e.bound) b.bounds.push({ dir: e.bound, at });

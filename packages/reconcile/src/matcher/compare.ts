@@ -167,6 +167,7 @@ function definite(c: Clause, container: Clause, strict: boolean): boolean {
 }
 
 const stated = (c: Clause) => c.explicit;
+const permitsForbidden = (p: Clause, f: Clause) => p.permit && p.stance === 'pos' && f.stance === 'neg' && f.explicit;
 /**
  * A clause that can contradict a rule: one that states its stance, or a short one (rules are
  * often written as plain statements: "every migration ships with a rollback"). A long descriptive
@@ -194,6 +195,8 @@ export const CONTAINED_WEIGHT = 1;
 export const CONTAINER_RATIO = 3;
 /** Specific weight (about eight content words) up to which a clause without a stated stance reads as a rule. */
 export const IMPLICIT_RULE_WEIGHT = 8;
+/** Specific weight (two content words) a permission must share with a prohibition to contradict it. */
+export const PERMIT_SHARED = 2;
 const GENERIC_WEIGHT = 0.35;
 /** Rest of the clause shared when only names differ ("Renovate opens PRs" vs "Dependabot opens PRs"). */
 export const NAME_SWAP_COVER = 0.75;
@@ -228,6 +231,11 @@ export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): 
     if (choiceDetail && (subject >= STANCE_SUBJECT || contained)) return { kind: 'contrast', detail: choiceDetail };
     if ((subject >= STANCE_SUBJECT && minCover >= STANCE_COVER) || inside(true))
       return { kind: 'stance', detail: 'opposite' };
+    // A permission against a stated prohibition of the same thing ("may assign innerHTML" vs
+    // "never assign untrusted HTML to innerHTML"): less overlap suffices, the stances are that clear.
+    if ((permitsForbidden(c, d) || permitsForbidden(d, c)) && sp.shared >= PERMIT_SHARED) {
+      return { kind: 'stance', detail: 'opposite' };
+    }
     return null;
   }
   const numeric = numericMismatch(c.numbers, d.numbers);

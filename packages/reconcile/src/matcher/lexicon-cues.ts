@@ -119,6 +119,9 @@ export const STANCE_POS_EN = [
   'needs',
 ];
 
+/** Positive stances that permit: against a prohibition of the same thing they are a conflict. */
+export const PERMIT = ['may', 'can', 'allowed', 'allow', 'permitted', 'is fine', 'is ok', 'acceptable', '可以', '允许'];
+
 export const STANCE_NEG_ZH = [
   '不得',
   '不能',

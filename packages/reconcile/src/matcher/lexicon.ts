@@ -6,6 +6,7 @@ import {
   FLIP_VERBS,
   IMPERATIVE_EN,
   IMPERATIVE_ZH,
+  PERMIT,
   STANCE_NEG_EN,
   STANCE_NEG_ZH,
   STANCE_POS_EN,
@@ -33,6 +34,8 @@ export interface LexEntry {
   concept?: string;
   generic?: boolean;
   stance?: 'pos' | 'neg';
+  /** A positive stance that permits rather than requires (may, 可以, 允许). */
+  permit?: boolean;
   /** The concept whose polarity this verb flips (skip → run). */
   flip?: string;
   /** The next term is the chosen object (use X). */
@@ -123,6 +126,7 @@ function addCues(add: Add) {
   for (const w of STOPWORDS_ZH.split('|')) add(w, { stop: true });
   for (const w of [...STANCE_NEG_EN, ...STANCE_NEG_ZH]) add(w, { stance: 'neg' });
   for (const w of [...STANCE_POS_EN, ...STANCE_POS_ZH]) add(w, { stance: 'pos' });
+  for (const w of PERMIT) add(w, { stance: 'pos', permit: true });
   for (const [w, concept] of FLIP_VERBS) add(w, { flip: latinKey(concept) ?? concept, imperative: true });
   for (const w of [...CHOICE_CUES_EN, ...CHOICE_CUES_ZH]) add(w, { choice: true });
   for (const w of [...SUPERSEDE_CUES_EN, ...SUPERSEDE_CUES_ZH]) add(w, { supersede: true });
@@ -167,6 +171,7 @@ function mergeFlags(prev: LexEntry, patch: LexEntry): LexEntry {
   const out: LexEntry = {};
   for (const k of [
     'stance',
+    'permit',
     'flip',
     'choice',
     'supersede',

@@ -96,6 +96,15 @@ function memberOf(w: string): Unit | null {
   return entry ? null : { kind: 'word', term: `w:${key}`, surface: last };
 }
 
+/** Length of the longest lexicon word starting at `at`, or 0. */
+function longerFrom(run: string, at: number): number {
+  const lex = lexicon();
+  for (let len = Math.min(lex.hanMax, run.length - at); len >= 3; len--) {
+    if (lex.han.has(run.slice(at, at + len))) return len;
+  }
+  return 0;
+}
+
 function segmentHan(run: string): Unit[] {
   const lex = lexicon();
   const out: Unit[] = [];
@@ -115,6 +124,9 @@ function segmentHan(run: string): Unit[] {
       const word = run.slice(i, i + len);
       const entry = lex.han.get(word);
       if (!entry) continue;
+      // 从不可信: a two-character match (从不, "never") that cuts a longer word starting at its
+      // second character (不可信, "untrusted") gives way to it.
+      if (len === 2 && longerFrom(run, i + 1) > 2) continue;
       flush();
       out.push({ kind: 'lex', entry, surface: word });
       i += len;
