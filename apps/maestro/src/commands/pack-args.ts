@@ -25,7 +25,7 @@ export const TIER_OPTIONS: OptionSpec = {
 };
 
 export const TIER_HELP: Record<string, string> = {
-  catalog: 'put the <available_knowledge_packs> catalog block first (at most 30% of the budget)',
+  catalog: 'put the <available_knowledge_packs> catalog block first (context keeps at least 70% of the budget)',
   'no-guide': 'leave out each pack’s guide (its KNOWLEDGE.md body), included by default when it fits',
 };
 
