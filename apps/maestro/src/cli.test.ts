@@ -87,3 +87,24 @@ describe('suggestions', () => {
     }
   });
 });
+
+describe('progress on a terminal', () => {
+  it('erases the progress line before the result is printed', async () => {
+    const dir = tmpDir();
+    const init = io(dir);
+    expect(await runCli(['init'], init.cli)).toBe(0);
+    const screen: string[] = [];
+    const cli: CliIO = {
+      ...io(dir).cli,
+      stdout: (t) => screen.push(t),
+      stderr: (t) => screen.push(t),
+      stderrIsTTY: true,
+    };
+    expect(await runCli(['knowledge', 'audit'], cli)).toBe(0);
+    const text = screen.join('');
+    const progress = text.indexOf('auditing the knowledge corpus');
+    expect(progress).toBeGreaterThan(-1);
+    const result = text.indexOf('Knowledge audit (all)');
+    expect(text.slice(progress, result)).toContain('\r\u001b[2K');
+  });
+});

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ExitCode } from '@maestro/core';
+import { type ErrorLike, environmentFromErrno, usageError, usageFromParseArgs } from './cli-errors.js';
 import { commandHelp, commandsUnder, nounHelp, suggest, topHelp } from './help.js';
 import { type CommandContext, type CommandModule, GLOBAL_OPTIONS } from './kit.js';
 import { findCommand } from './registry.js';
@@ -23,15 +24,6 @@ export function version(): string {
   return pkg.version;
 }
 
-interface ErrorLike {
-  code?: string;
-  message: string;
-  hint?: string;
-  exitCode?: ExitCode;
-  location?: { file: string; line?: number; column?: number };
-  details?: Record<string, unknown>;
-}
-
 /** The nearest directory at or above `from` that holds `.workflow/`, else `from` itself. */
 export function findProjectRoot(from: string): string {
   let dir = resolve(from);
@@ -51,21 +43,57 @@ function splitCommand(argv: string[]): { words: string[]; rest: string[] } {
   for (; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json' || a === '--help' || a === '-h' || a.startsWith('--workflow-root=')) rest.push(a);
-    else if (a === '--workflow-root') rest.push(a, argv[++i] ?? '');
-    else if (a.startsWith('-')) break;
+    else if (a === '--workflow-root') {
+      const dir = argv[++i];
+      if (dir === undefined || dir.startsWith('-')) {
+        throw usageError(
+          '--workflow-root needs a value',
+          'write --workflow-root <project dir>, e.g. --workflow-root .',
+        );
+      }
+      rest.push(a, dir);
+    } else if (a.startsWith('-')) break;
     else words.push(a);
   }
   return { words, rest: [...rest, ...argv.slice(i)] };
 }
 
-export async function runCli(argv: string[], io: CliIO): Promise<ExitCode> {
+export async function runCli(argv: string[], rawIo: CliIO): Promise<ExitCode> {
   const wantsJson = argv.includes('--json');
-  setColor(!wantsJson && io.stdoutIsTTY && !io.env.NO_COLOR);
+  setColor(!wantsJson && rawIo.stdoutIsTTY && !rawIo.env.NO_COLOR);
+  const io = withProgressLine(rawIo);
   try {
     return await dispatch(argv, io);
   } catch (err) {
     return await reportError(err, io, wantsJson);
   }
+}
+
+/**
+ * Progress is one rewritten line on stderr; the first real output after it erases that line, so
+ * results and errors never start in the middle of a progress message.
+ */
+function withProgressLine(io: CliIO): CliIO & { progress(line: string): void } {
+  let shown = false;
+  const clear = () => {
+    if (shown) io.stderr('\r\u001b[2K');
+    shown = false;
+  };
+  return {
+    ...io,
+    stdout: (t) => {
+      clear();
+      io.stdout(t);
+    },
+    stderr: (t) => {
+      clear();
+      io.stderr(t);
+    },
+    progress: (line) => {
+      io.stderr(`\r\u001b[2K${line}`);
+      shown = true;
+    },
+  };
 }
 
 /** In check mode (`MAESTRO_CHECK_OUTPUT=1`, set by the test harness) every --json document is validated. */
@@ -76,7 +104,7 @@ async function checkJson(io: CliIO, command: string | null, doc: unknown): Promi
   checkOutput(command, JSON.parse(JSON.stringify(doc)));
 }
 
-async function dispatch(argv: string[], io: CliIO): Promise<ExitCode> {
+async function dispatch(argv: string[], io: CliIO & { progress(line: string): void }): Promise<ExitCode> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.stdout(`${topHelp(version())}\n`);
     return 0;
@@ -88,7 +116,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<ExitCode> {
   const { words, rest } = splitCommand(argv);
   const found = findCommand(words);
   const helpAsked = rest.includes('--help') || rest.includes('-h');
-  if (!found) return unknownCommand(words, io, helpAsked);
+  if (!found) return unknownCommand(words, io, helpAsked, rest.includes('--json'));
   const mod = await found.entry.load();
   if (helpAsked) {
     io.stdout(`${commandHelp(mod)}\n`);
@@ -97,6 +125,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<ExitCode> {
   const args = parseCommandArgs(mod, [...found.rest, ...rest], found.entry.path);
   const json = args.values.json === true;
   const ctx = await makeContext(io, args.values['workflow-root'] as string | undefined, json);
+  if (mod.needsWorkflow) requireWorkflow(ctx.layout.root, ctx.layout.workflow);
   const result = await mod.run(ctx, args);
   for (const w of result.warnings ?? []) io.stderr(`warning: ${w}\n`);
   if (json) {
@@ -106,23 +135,46 @@ async function dispatch(argv: string[], io: CliIO): Promise<ExitCode> {
   return result.exitCode ?? 0;
 }
 
-function unknownCommand(words: string[], io: CliIO, helpAsked: boolean): ExitCode {
+async function unknownCommand(words: string[], io: CliIO, helpAsked: boolean, json: boolean): Promise<ExitCode> {
   const under = commandsUnder(words.slice(0, 1));
   if (words.length === 1 && under.length > 0) {
     io[helpAsked ? 'stdout' : 'stderr'](`${nounHelp(words, under)}\n`);
-    return helpAsked ? 0 : 2;
+    if (helpAsked) return 0;
+    if (!json) return 2;
+    const hint = `run \`maestro ${words[0]} <command> --help\`, e.g. \`maestro ${under[0].path.join(' ')} --help\``;
+    return await printJsonError(usageError(`"maestro ${words[0]}" needs a command`, hint), io);
   }
-  if (words.length === 0) {
-    io.stderr('error: expected a command before the options\nhint: run `maestro --help`\n');
-    return 2;
-  }
+  if (words.length === 0) throw usageError('expected a command before the options', 'run `maestro --help`');
   const guess = suggest(words);
-  io.stderr(
-    `error: unknown command "maestro ${words.join(' ')}"\n` +
-      (guess ? `hint: did you mean \`maestro ${guess}\`? ` : 'hint: ') +
-      'run `maestro --help` for the list of commands\n',
+  throw usageError(
+    `unknown command "maestro ${words.join(' ')}"`,
+    `${guess ? `did you mean \`maestro ${guess}\`? ` : ''}run \`maestro --help\` for the list of commands`,
+    'UNKNOWN_COMMAND',
   );
-  return 2;
+}
+
+/**
+ * Commands that read or write the project's knowledge need `.workflow/` as a directory; without one
+ * they would list nothing, or scatter files in whatever directory the user happened to be in.
+ */
+function requireWorkflow(root: string, workflow: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(workflow).isDirectory();
+  } catch {
+    throw usageError(
+      `no .workflow/ directory in ${root}`,
+      'run `maestro init` there first, or pass --workflow-root <project dir>',
+      'NO_WORKFLOW',
+    );
+  }
+  if (!isDir) {
+    throw usageError(
+      `${workflow} is a file, not the .workflow/ directory`,
+      'move that file away, then run `maestro init`, or pass --workflow-root <project dir>',
+      'NO_WORKFLOW',
+    );
+  }
 }
 
 function parseCommandArgs(mod: CommandModule, args: string[], path: string[]) {
@@ -138,18 +190,19 @@ function parseCommandArgs(mod: CommandModule, args: string[], path: string[]) {
       positionals: parsed.positionals,
     };
   } catch (err) {
-    const message = (err as Error).message.replace(/\. To specify a positional.*$/s, '');
-    throw Object.assign(new Error(`${message}`), {
-      code: 'USAGE',
-      exitCode: 2 as ExitCode,
-      hint: `run \`maestro ${path.join(' ')} --help\` for the options`,
-    });
+    throw usageFromParseArgs((err as Error).message, Object.keys(mod.options), path);
   }
 }
 
-async function makeContext(io: CliIO, workflowRoot: string | undefined, json: boolean): Promise<CommandContext> {
+async function makeContext(
+  io: CliIO & { progress(line: string): void },
+  workflowRoot: string | undefined,
+  json: boolean,
+): Promise<CommandContext> {
   // Loaded here, not at the top, so that --help and --version stay at bare-node start-up cost.
   const [{ runtimeFromEnv }, { workflowLayout }] = await Promise.all([import('@maestro/core'), import('@maestro/fs')]);
+  if (workflowRoot === '') throw usageError('--workflow-root is empty', 'write --workflow-root <project dir>');
+  checkClockEnv(io.env.MAESTRO_NOW);
   const explicit = workflowRoot ?? io.env.MAESTRO_WORKFLOW_ROOT;
   const root = explicit ? resolve(io.cwd, explicit) : findProjectRoot(io.cwd);
   const showProgress = !json && io.stderrIsTTY;
@@ -164,13 +217,36 @@ async function makeContext(io: CliIO, workflowRoot: string | undefined, json: bo
     readStdin: io.readStdin,
     warn: (line) => io.stderr(`warning: ${line}\n`),
     progress: (line) => {
-      if (showProgress) io.stderr(`\r\u001b[2K${line}`);
+      if (showProgress) io.progress(line);
     },
   };
 }
 
+/**
+ * `MAESTRO_NOW` pins the clock of everything a command stamps; a value that is not a real ISO
+ * date-time is refused rather than silently replaced by the system clock (or rolled into March).
+ */
+function checkClockEnv(value: string | undefined): void {
+  if (value === undefined || value === '') return;
+  const date = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]|$)/.exec(value);
+  const t = new Date(value);
+  let ok = date !== null && !Number.isNaN(t.getTime());
+  if (ok && date) {
+    const [y, m, d] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    const day = new Date(Date.UTC(y, m - 1, d));
+    ok = day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+  }
+  if (!ok) {
+    throw usageError(
+      `MAESTRO_NOW must be an ISO date-time such as 2026-01-31T12:00:00Z (got "${value}")`,
+      'fix MAESTRO_NOW, or unset it to use the system clock',
+      'BAD_ENV',
+    );
+  }
+}
+
 async function reportError(err: unknown, io: CliIO, json: boolean): Promise<ExitCode> {
-  const e = (err ?? {}) as ErrorLike & { stack?: string; name?: string };
+  const e = (environmentFromErrno(err) ?? err ?? {}) as ErrorLike & { stack?: string; name?: string };
   const known = typeof e.exitCode === 'number' && typeof e.code === 'string';
   const exitCode: ExitCode = known ? (e.exitCode as ExitCode) : 3;
   const code = known ? (e.code as string) : 'INTERNAL';
@@ -182,18 +258,29 @@ async function reportError(err: unknown, io: CliIO, json: boolean): Promise<Exit
   if (where && !message.includes(where)) text += `  at ${where}\n`;
   if (e.hint) text += `hint: ${e.hint}\n`;
   if (!known) text += `hint: this is a bug in maestro; rerun with MAESTRO_DEBUG=1 for a stack trace\n`;
-  if (!known && io.env.MAESTRO_DEBUG) text += `${e.stack ?? ''}\n`;
+  if (io.env.MAESTRO_DEBUG) text += `${(err as { stack?: string })?.stack ?? ''}\n`;
   io.stderr(text);
-  if (json) {
-    const error = { code, message, exit_code: exitCode, hint: e.hint ?? null, location: e.location ?? null };
-    const doc = { schema_version: 'maestro-error/1.0', error };
-    try {
-      await checkJson(io, null, doc);
-    } catch (check) {
-      io.stderr(`error: ${(check as Error).message}\n`);
-      return 3;
-    }
-    io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+  if (!json) return exitCode;
+  return await printJsonError({ ...e, code, message, exitCode }, io);
+}
+
+/** The `maestro-error/1.0` document printed on stdout with --json; returns the error's exit code. */
+async function printJsonError(e: ErrorLike, io: CliIO): Promise<ExitCode> {
+  const exitCode = e.exitCode ?? 3;
+  const error = {
+    code: e.code ?? 'INTERNAL',
+    message: e.message,
+    exit_code: exitCode,
+    hint: e.hint ?? null,
+    location: e.location ?? null,
+  };
+  const doc = { schema_version: 'maestro-error/1.0', error };
+  try {
+    await checkJson(io, null, doc);
+  } catch (check) {
+    io.stderr(`error: ${(check as Error).message}\n`);
+    return 3;
   }
+  io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
   return exitCode;
 }

@@ -48,6 +48,11 @@ export interface CommandModule {
   /** Help text per option name, shown by --help. */
   optionHelp: Record<string, string>;
   examples: string[];
+  /**
+   * True when the command reads or writes the project's knowledge: the CLI then refuses to run it
+   * (exit 2, `NO_WORKFLOW`) unless `<root>/.workflow/` is a directory.
+   */
+  needsWorkflow?: boolean;
   run(ctx: CommandContext, args: ParsedArgs): Promise<CommandResult>;
 }
 

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { inputError } from '@maestro/core';
 import { initWorkflow } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { dim, green } from '../style.js';
@@ -9,6 +11,11 @@ export const command: CommandModule = {
   optionHelp: {},
   examples: ['maestro init', 'maestro init --workflow-root ./my-project --json'],
   async run(ctx) {
+    if (statSync(ctx.layout.workflow, { throwIfNoEntry: false })?.isDirectory() === false) {
+      throw inputError('NO_WORKFLOW', `${ctx.layout.workflow} is a file, not the .workflow/ directory`, {
+        hint: 'move that file away, then rerun `maestro init`',
+      });
+    }
     const result = await initWorkflow(ctx.layout);
     const lines = result.created.length
       ? [`${green('✓')} Initialised ${ctx.layout.workflow}`, ...result.created.map((p) => `  created ${p}`)]

@@ -29,6 +29,7 @@ export const command: CommandModule = {
     'maestro knowhow add recipe "Release the CLI" --content-file docs/release.md --keywords release,ci',
     'maestro knowhow add decision "Use SQLite for the index" --content-file - --id dcs-20260501-sqlite-index < adr.md',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [type, title] = positionals(args, ['type', 'title', 'content'], 2, usage);
     if (!(type in KNOWHOW_TYPES)) {

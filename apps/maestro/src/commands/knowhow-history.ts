@@ -10,6 +10,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro knowhow history knowhow-tip-20260501-retry-with-jitter --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
     const h = knowhowHistory(loadCorpus(ctx.layout), id);

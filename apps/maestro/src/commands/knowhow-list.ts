@@ -11,6 +11,7 @@ export const command: CommandModule = {
   options: { type: { type: 'string' } },
   optionHelp: { type: 'only this type (tip, recipe, reference, decision, document, ...)' },
   examples: ['maestro knowhow list', 'maestro knowhow list --type tip --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     positionals(args, [], 0, usage);
     const corpus = loadCorpus(ctx.layout);

@@ -13,6 +13,7 @@ export const command: CommandModule = {
     'maestro knowhow show knowhow-tip-20260501-retry-with-jitter',
     'maestro knowhow show TIP-20260501-retry-with-jitter',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
     const entry = requireEntry(loadCorpus(ctx.layout), id, 'knowhow');

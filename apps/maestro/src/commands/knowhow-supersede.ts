@@ -11,6 +11,7 @@ export const command: CommandModule = {
   options: { by: { type: 'string' } },
   optionHelp: { by: 'the id of the replacement (required)' },
   examples: ['maestro knowhow supersede knowhow-tip-20260101-retry --by knowhow-tip-20260501-retry-with-jitter'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [old] = positionals(args, ['old-id'], 1, usage);
     const by = requiredString(args, 'by', usage);

@@ -33,6 +33,7 @@ export const command: CommandModule = {
     'maestro knowledge audit --fail-on P0',
     'maestro knowledge audit --backups',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const v = args.values;
     if (args.positionals.length) {

@@ -56,6 +56,7 @@ export const command: CommandModule = {
     'maestro knowledge backlog --expire-observed --older-than 30d --json',
     'maestro knowledge backlog --restore KDC-0123456789abcdef',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     if (args.positionals.length) {
       throw inputError('USAGE', `unexpected argument "${args.positionals[0]}"`, { hint: `usage: ${usage}` });

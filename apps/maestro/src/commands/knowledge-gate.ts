@@ -23,6 +23,7 @@ export const command: CommandModule = {
     'maestro knowledge gate --session 20261129-auth-hardening --json',
     'maestro knowledge gate --all --max-pending-review 3',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const v = args.values;
     if (args.positionals.length) {

@@ -53,6 +53,7 @@ export const command: CommandModule = {
     'maestro knowledge promote 20260101-auth --candidate KDC-0123456789abcdef,KDC-fedcba9876543210',
     'maestro knowledge promote 20260101-auth --all --json',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const sessionId = onePositional(args, 'session', usage);
     const r = await promote(

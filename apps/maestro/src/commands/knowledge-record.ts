@@ -29,6 +29,7 @@ export const command: CommandModule = {
   examples: [
     'maestro knowledge record S-20260101-ab12 knowhow-retry-fetch --signal validated --source search --evidence artifact:test.log --session 20260101-auth --run 20260101-001-plan',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const ids = splitList(args.positionals);
     if (ids.length === 0) {

@@ -15,6 +15,7 @@ export const command: CommandModule = {
     'maestro knowledge restore knowledge-audit-2026-03-01T12-00-00-000Z',
     'maestro knowledge restore knowledge-audit-2026-03-01T12-00-00-000Z --force --json',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [id, ...rest] = args.positionals;
     if (!id || rest.length) {

@@ -95,6 +95,7 @@ export const command: CommandModule = {
     'maestro knowledge review 20260101-auth --resolve KDC-0123456789abcdef --as duplicate --reason "same rule as S-20260101-ab12"',
     'maestro knowledge review 20260101-auth --all-as unique --disposition related --reason "reviewed: independent rules"',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const sessionId = onePositional(args, 'session', usage);
     const request = resolveRequest(args);

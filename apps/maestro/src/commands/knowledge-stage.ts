@@ -68,6 +68,7 @@ export const command: CommandModule = {
     'maestro knowledge stage spec "Use UTC timestamps" "Store and compare times in UTC." --session 20260101-auth --run 20260101-001-plan',
     'maestro knowledge stage knowhow "Retry flaky fetch" --content-file notes.md --session 20260101-auth --run 20260101-001-plan --signal validated --signal-ids S-20260101-ab12',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     atMostPositionals(args, 3, usage);
     const [targetArg, title] = args.positionals;

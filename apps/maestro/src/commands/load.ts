@@ -24,6 +24,7 @@ export const command: CommandModule = {
     'maestro load --id S-20260101-ab12',
     'maestro load --id S-20260101-ab12,knowhow-retry-fetch --session 20260101-auth --run 20260101-001-plan',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     atMostPositionals(args, 0, usage);
     const r = await loadKnowledge(

@@ -17,6 +17,7 @@ export const command: CommandModule = {
     name: 'pack name, lowercase letters, digits and hyphens (default: the --out folder name, else <project>-knowledge)',
   },
   examples: ['maestro pack build', 'maestro pack build --out ./share/acme-knowledge --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     if (args.positionals.length > 0)
       throw inputError('USAGE', `unexpected argument "${args.positionals[0]}"`, { hint: `usage: ${usage}` });

@@ -15,6 +15,7 @@ export const command: CommandModule = {
     seal: 'also seal the run (sealed runs are immutable and can be promoted from)',
   },
   examples: ['maestro run complete 20260101-001-plan --session 20260101-auth --summary "planned" --seal'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const runId = onePositional(args, 'run-id', usage);
     const sessionId = requiredOption(args, 'session', `maestro run complete ${runId} --session <session-id>`);

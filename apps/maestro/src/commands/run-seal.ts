@@ -11,6 +11,7 @@ export const command: CommandModule = {
   options: { session: { type: 'string' } },
   optionHelp: { session: 'the session (required)' },
   examples: ['maestro run seal 20260101-001-plan --session 20260101-auth'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const runId = onePositional(args, 'run-id', usage);
     const sessionId = requiredOption(args, 'session', `maestro run seal ${runId} --session <session-id>`);

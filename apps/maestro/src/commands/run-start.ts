@@ -15,6 +15,7 @@ export const command: CommandModule = {
     command: 'what the run executes, e.g. plan or execute (default: run)',
   },
   examples: ['maestro run start --session 20260101-auth --command plan'],
+  needsWorkflow: true,
   async run(ctx, args) {
     atMostPositionals(args, 0, usage);
     const sessionId = requiredOption(args, 'session', 'maestro run start --session 20260101-auth');

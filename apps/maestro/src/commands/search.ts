@@ -90,6 +90,7 @@ export const command: CommandModule = {
     'maestro search \'"exponential backoff"\' --type spec --limit 5',
     'maestro search 认证 --category coding --json',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const query = args.positionals.join(' ');
     const options: SearchOptions = {

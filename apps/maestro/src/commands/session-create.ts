@@ -14,6 +14,7 @@ export const command: CommandModule = {
     title: 'what the session is about',
   },
   examples: ['maestro session create --title "Auth refactor"', 'maestro session create --id 20260101-auth --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     atMostPositionals(args, 0, usage);
     const session = await createSession(

@@ -12,6 +12,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro session list', 'maestro session list --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     atMostPositionals(args, 0, usage);
     const result = sessionOverview(ctx.layout);

@@ -12,6 +12,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro session seal 20260101-auth', 'maestro session seal 20260101-auth --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const id = onePositional(args, 'session-id', usage);
     const r = await sealSession(ctx.layout, id, ctx.runtime);

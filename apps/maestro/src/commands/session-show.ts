@@ -12,6 +12,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro session show 20260101-auth', 'maestro session show 20260101-auth --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const id = onePositional(args, 'session-id', usage);
     const r = showSession(ctx.layout, id);

@@ -28,6 +28,7 @@ export const command: CommandModule = {
     'maestro spec add arch "Payments go through the ledger service" --content-file docs/payments.md --keywords payments,ledger',
     'git log -1 --format=%B | maestro spec add learning "Release checklist" --content-file -',
   ],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [category, title] = positionals(args, ['category', 'title', 'content'], 2, usage);
     if (!(SPEC_CATEGORIES as readonly string[]).includes(category)) {

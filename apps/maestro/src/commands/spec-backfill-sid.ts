@@ -11,6 +11,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro spec backfill-sid', 'maestro spec backfill-sid --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     positionals(args, [], 0, usage);
     const r = await backfillSids(ctx.layout, ctx.runtime, writeOptions(ctx));

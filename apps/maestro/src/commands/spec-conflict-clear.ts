@@ -11,6 +11,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro spec conflict clear S-20260101-ab12'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
     const r = await clearConflict(ctx.layout, id, ctx.runtime, writeOptions(ctx));

@@ -11,6 +11,7 @@ export const command: CommandModule = {
   options: { note: { type: 'string' } },
   optionHelp: { note: 'why the entry is contested (required)' },
   examples: ['maestro spec conflict mark S-20260101-ab12 --note "contradicts S-20260301-cd34 on retries"'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
     const note = requiredString(args, 'note', usage);

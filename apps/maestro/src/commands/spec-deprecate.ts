@@ -11,6 +11,7 @@ export const command: CommandModule = {
   options: { reason: { type: 'string' } },
   optionHelp: { reason: 'why; stored as deprecated-reason="..."' },
   examples: ['maestro spec deprecate S-20260101-ab12 --reason "replaced by the new auth flow"'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
     const r = await deprecateEntry(

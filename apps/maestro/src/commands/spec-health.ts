@@ -10,6 +10,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro spec health', 'maestro spec health --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     positionals(args, [], 0, usage);
     const h = specHealth(loadCorpus(ctx.layout), ctx.runtime.now());

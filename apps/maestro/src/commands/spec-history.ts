@@ -10,6 +10,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro spec history S-20260101-ab12'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['sid'], 1, usage);
     const h = specHistory(loadCorpus(ctx.layout), id);

@@ -14,6 +14,7 @@ export const command: CommandModule = {
     'include-deprecated': 'also list deprecated entries',
   },
   examples: ['maestro spec list', 'maestro spec list --category arch --include-deprecated --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     positionals(args, [], 0, usage);
     const corpus = loadCorpus(ctx.layout);

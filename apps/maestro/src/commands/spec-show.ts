@@ -10,6 +10,7 @@ export const command: CommandModule = {
   options: {},
   optionHelp: {},
   examples: ['maestro spec show S-20260501-ab12', 'maestro spec show S-20260501-ab12 --json'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
     const entry = requireEntry(loadCorpus(ctx.layout), id, 'spec');

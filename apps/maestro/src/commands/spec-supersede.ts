@@ -11,6 +11,7 @@ export const command: CommandModule = {
   options: { by: { type: 'string' } },
   optionHelp: { by: 'the sid of the replacement (required)' },
   examples: ['maestro spec supersede S-20260101-ab12 --by S-20260501-cd34'],
+  needsWorkflow: true,
   async run(ctx, args) {
     const [old] = positionals(args, ['old-sid'], 1, usage);
     const by = requiredString(args, 'by', usage);
