@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
 import { readEvidence } from './evidence.js';
 import { tryReadHead } from './frontmatter.js';
-import { buildGraphUnits, type GraphUnit } from './graph.js';
+import { buildGraphUnits } from './graph.js';
 import { loadGraph } from './graph-load.js';
+import type { GraphUnit } from './graph-render.js';
 import { type GuideCandidate, guideCandidate, readGuideBody } from './guide.js';
 import { PACK_READ_BUDGET_BYTES, READ_CAP_BYTES } from './limits.js';
 import { firstHeading, splitSections } from './markdown.js';

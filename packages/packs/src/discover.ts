@@ -259,7 +259,7 @@ function makePack(root: ScopeRoot, frame: Frame): DiscoveredPack {
   };
 }
 
-function listDir(dir: string, diagnostics: DiscoveryDiagnostic[]): Dirent[] | null {
+export function listDir(dir: string, diagnostics: DiscoveryDiagnostic[]): Dirent[] | null {
   try {
     return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (err) {
@@ -269,7 +269,7 @@ function listDir(dir: string, diagnostics: DiscoveryDiagnostic[]): Dirent[] | nu
   }
 }
 
-function isDirectory(path: string): boolean {
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
@@ -284,37 +284,4 @@ function note(
   path?: string,
 ): DiscoveryDiagnostic {
   return { severity, code, message, ...(path ? { path } : {}) };
-}
-
-/**
- * Loads one pack named by path (`--pack ./dir` or `--pack ./dir/KNOWLEDGE.md`) as an explicit
- * selection. Returns null when the path holds no `KNOWLEDGE.md`. `home` is the scope whose root
- * contains it, so an explicit path into an untrusted workspace stays untrusted.
- */
-export function loadPackAt(path: string, roots: readonly ScopeRoot[]): DiscoveredPack | null {
-  const dir = basename(path) === ENTRY_FILE ? join(path, '..') : path;
-  const real = safeRealpath(dir);
-  if (real === null || !isDirectory(real)) return null;
-  const entries = listDir(dir, []);
-  if (!entries?.some((e) => e.name === ENTRY_FILE)) return null;
-  let home: ScopeRoot | null = null;
-  for (const r of roots) {
-    const rr = safeRealpath(r.dir);
-    if (rr !== null && isInside(rr, real)) {
-      home = r;
-      break;
-    }
-  }
-  const head = readPackHead(dir, real);
-  return {
-    name: head.manifest?.name ?? basename(real),
-    scope: 'explicit',
-    home: home?.scope ?? null,
-    scopeRoot: home?.dir ?? null,
-    root: dir,
-    realRoot: real,
-    location: join(dir, ENTRY_FILE),
-    manifest: head.manifest,
-    issues: head.issues,
-  };
 }

@@ -1,5 +1,5 @@
 import { refusedError } from '@maestro/core';
-import { planActivation } from './activate.js';
+import { type ActivatedPack, planActivation } from './activate.js';
 import { type CatalogBlockEntry, catalogEntries, escapeText, renderCatalogBlock } from './catalog-block.js';
 import { type GuideCandidate, guideCandidate, readGuideBody } from './guide.js';
 import { loadCatalog, type PackScopeOptions } from './load-catalog.js';
@@ -98,6 +98,23 @@ function fitBody(
   };
 }
 
+/** The pack `o.pack` names, activated explicitly through the usual gates; pending ones are refused (exit 1). */
+function activateExplicit(o: PackScopeOptions & { pack: string; confirm?: readonly string[] }): ActivatedPack {
+  const loaded = loadCatalog({ ...o, packs: [o.pack] });
+  const entry = [...loaded.catalog.active.values()].find((e) => e.explicit);
+  const plan = planActivation(loaded.catalog, { query: '', confirmed: new Set(o.confirm ?? []) });
+  const used = plan.activated.find((a) => a.entry === entry);
+  if (entry && used) return used;
+  const p = plan.pending.find((x) => x.name === entry?.name);
+  throw refusedError(
+    'PACK_PENDING',
+    `pack ${entry?.name ?? o.pack} is not used yet (${p?.reason ?? 'not activated'})`,
+    {
+      hint: p ? `pass ${p.hint}` : 'run `maestro pack list`',
+    },
+  );
+}
+
 /**
  * `maestro pack guide <name|path>` — the standard's dedicated activation tool: the pack's guide
  * (`KNOWLEDGE.md` body) and a listing of its resources (nothing else is read), wrapped in
@@ -107,20 +124,7 @@ function fitBody(
 export function packGuide(
   o: PackScopeOptions & { pack: string; budget: number; confirm?: readonly string[] },
 ): PackGuideOutputData {
-  const loaded = loadCatalog({ ...o, packs: [o.pack] });
-  const entry = [...loaded.catalog.active.values()].find((e) => e.explicit);
-  const plan = planActivation(loaded.catalog, { query: '', confirmed: new Set(o.confirm ?? []) });
-  const used = plan.activated.find((a) => a.entry === entry);
-  if (!entry || !used) {
-    const p = plan.pending.find((x) => x.name === entry?.name);
-    throw refusedError(
-      'PACK_PENDING',
-      `pack ${entry?.name ?? o.pack} is not used yet (${p?.reason ?? 'not activated'})`,
-      {
-        hint: p ? `pass ${p.hint}` : 'run `maestro pack list`',
-      },
-    );
-  }
+  const used = activateExplicit(o);
   const m = used.manifest;
   const root = used.entry.pack.realRoot;
   const read = readGuideBody(root);

@@ -14,15 +14,16 @@ export { CATALOG_ELEMENT, CATALOG_NOTE, catalogEntries, escapeText, renderCatalo
 export type { PacksConfigValues } from './config.js';
 export { defaultConfigPath, loadPacksConfig, PacksConfig } from './config.js';
 export type { DiscoveryLimits, DiscoveryOptions, DiscoveryResult, ScopeRoot, ScopeScan } from './discover.js';
-export { DEFAULT_LIMITS, discoverPacks, loadPackAt, SKIPPED_DIRS } from './discover.js';
+export { DEFAULT_LIMITS, discoverPacks, SKIPPED_DIRS } from './discover.js';
 export { evalPack, evalVerdict, readSuite } from './eval.js';
 export { NotRegularFileError, parseFrontmatterYaml, readHead, splitFrontmatter, tryReadHead } from './frontmatter.js';
 export type { IgnoreFile, IgnoreMatch } from './gitignore.js';
 export { ignoredBy, parseGitignore } from './gitignore.js';
-export type { ClaimStanding, GraphUnit } from './graph.js';
-export { buildGraphUnits, claimStanding } from './graph.js';
+export { buildGraphUnits } from './graph.js';
 export type { GraphLayer, GraphRecord, LoadedGraph } from './graph-load.js';
 export { GRAPH_FILE_CAP_BYTES, kindOf, loadGraph } from './graph-load.js';
+export type { ClaimStanding, GraphUnit } from './graph-render.js';
+export { claimStanding } from './graph-render.js';
 export type { GuideCandidate, GuideSection } from './guide.js';
 export { guideCandidate, readGuideBody } from './guide.js';
 export type { GuideResource, ResourceKind } from './guide-tool.js';
@@ -31,6 +32,7 @@ export { PACK_READ_BUDGET_BYTES, READ_CAP_BYTES } from './limits.js';
 export { listPacks, validatePackTarget } from './list.js';
 export type { LoadedCatalog, PackScopeOptions } from './load-catalog.js';
 export { isWorkspaceTrusted, loadCatalog, scopeRoots } from './load-catalog.js';
+export { loadPackAt } from './load-pack-at.js';
 export { readManifest } from './manifest.js';
 export { splitSections } from './markdown.js';
 export type {

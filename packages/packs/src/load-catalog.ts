@@ -1,14 +1,8 @@
 import { resolve } from 'node:path';
 import { inputError } from '@maestro/core';
 import { buildCatalog, type Catalog, parseDisableRule } from './catalog.js';
-import {
-  DEFAULT_LIMITS,
-  type DiscoveryLimits,
-  discoverPacks,
-  loadPackAt,
-  type ScopeRoot,
-  type ScopeScan,
-} from './discover.js';
+import { DEFAULT_LIMITS, type DiscoveryLimits, discoverPacks, type ScopeRoot, type ScopeScan } from './discover.js';
+import { loadPackAt } from './load-pack-at.js';
 import type { DiscoveredPack, DiscoveryDiagnostic } from './model.js';
 import { isInside, safeRealpath } from './paths.js';
 

@@ -1,5 +1,5 @@
 import type { FileCandidate, PackCandidates } from './candidates.js';
-import type { GraphUnit } from './graph.js';
+import type { GraphUnit } from './graph-render.js';
 import type { GuideCandidate } from './guide.js';
 import { ENTRY_FILE } from './pack-head.js';
 import type { TokenEstimator } from './tokens.js';
