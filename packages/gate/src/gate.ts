@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditKnowledge } from '@maestro/audit';
-import { inputError, isMaestroError, type Runtime } from '@maestro/core';
+import { type Issue, inputError, isMaestroError, type Runtime } from '@maestro/core';
 import { readIntent, type WorkflowLayout } from '@maestro/fs';
 import { listSessions, readSession } from '@maestro/ledger';
 import { PROMOTE_INTENT_FILE } from '@maestro/promote';
@@ -83,6 +83,11 @@ export async function knowledgeGate(layout: WorkflowLayout, options: GateOptions
   };
 }
 
+/** A problem as one message naming its file once (readers often put the file in the message already). */
+function problemMessage(p: Issue): string {
+  return p.message.includes(p.file) ? p.message : `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`;
+}
+
 async function selectSessions(
   layout: WorkflowLayout,
   wanted: readonly string[] | undefined,
@@ -98,7 +103,7 @@ async function selectSessions(
       reason({
         code: 'invalid-session',
         target: p.file,
-        message: `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`,
+        message: problemMessage(p),
         command: p.hint ?? null,
       }),
     );
@@ -142,7 +147,15 @@ async function checkSession(
   }
   for (const p of view.problems) {
     if (p.severity !== 'error') continue;
-    reasons.push(reason({ code: 'invalid-run', session_id: sessionId, target: p.file, message: p.message }));
+    reasons.push(
+      reason({
+        code: 'invalid-run',
+        session_id: sessionId,
+        target: p.file,
+        message: problemMessage(p),
+        command: p.hint ?? `fix or restore ${p.file} (for example from git); maestro never rewrites a damaged file`,
+      }),
+    );
   }
   // Only runs with open candidates (pending, promoting, or report drafts) need a fresh receipt:
   // once everything is promoted or rejected, later corpus edits cannot change a decision.

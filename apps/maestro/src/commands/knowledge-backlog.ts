@@ -2,7 +2,7 @@ import { inputError } from '@maestro/core';
 import { type BacklogResult, knowledgeBacklog } from '@maestro/reconcile';
 import type { CommandModule } from '../kit.js';
 import { bold, dim, yellow } from '../style.js';
-import { allValues, optionalString } from './ledger-args.js';
+import { allValues, optionalString, problemLine } from './ledger-args.js';
 
 const usage = 'maestro knowledge backlog [--expire-observed --older-than <N>d [--reason r]] [--restore <cid>[,...]]';
 
@@ -79,7 +79,7 @@ export const command: CommandModule = {
       },
       ctx.runtime,
     );
-    const warnings = r.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    const warnings = r.problems.map(problemLine);
     return { data: r, text: render(r), warnings };
   },
 };

@@ -9,7 +9,7 @@ import {
 } from '@maestro/reconcile';
 import type { CommandModule, ParsedArgs } from '../kit.js';
 import { renderResolution, renderReview } from './knowledge-review-text.js';
-import { allValues, onePositional, optionalString } from './ledger-args.js';
+import { allValues, onePositional, optionalString, problemLine } from './ledger-args.js';
 
 const usage =
   'maestro knowledge review <session> [--refresh] | --resolve <cid>[,<cid>...] --as <choice> [--target <id>] --reason <r> | --all-as <choice> --disposition <d> --reason <r>';
@@ -106,7 +106,7 @@ export const command: CommandModule = {
     const refresh = args.values.refresh === true;
     if (refresh) ctx.progress(`reconciling ${sessionId} (missing and stale receipts)…`);
     const view = await reviewSession(ctx.layout, sessionId, { refresh }, ctx.runtime);
-    const warnings = view.problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`);
+    const warnings = view.problems.map(problemLine);
     return { data: view, text: renderReview(view), warnings };
   },
 };

@@ -1,4 +1,4 @@
-import { inputError } from '@maestro/core';
+import { formatIssue, type Issue, inputError } from '@maestro/core';
 import type { ParsedArgs } from '../kit.js';
 
 /** A string option the command cannot run without (exit 2 naming the flag and an example). */
@@ -35,4 +35,14 @@ export function onePositional(args: ParsedArgs, what: string, usage: string): st
   const v = args.positionals[0];
   if (!v) throw inputError('USAGE', `missing <${what}>`, { hint: `usage: ${usage}` });
   return v;
+}
+
+/**
+ * A problem found while listing, as one stderr line that names its file once: readers often put the
+ * file (and line) into the message already, so `formatIssue`'s `file:line: severity:` prefix is only
+ * added when it is not there.
+ */
+export function problemLine(p: Issue): string {
+  if (!p.message.includes(p.file)) return formatIssue(p);
+  return `${p.message}${p.hint ? ` (${p.hint})` : ''}`;
 }

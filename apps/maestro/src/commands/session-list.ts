@@ -1,8 +1,7 @@
-import { formatIssue } from '@maestro/core';
 import { sessionOverview } from '@maestro/ledger';
 import type { CommandModule } from '../kit.js';
 import { dim } from '../style.js';
-import { atMostPositionals } from './ledger-args.js';
+import { atMostPositionals, problemLine } from './ledger-args.js';
 
 const usage = 'maestro session list';
 
@@ -21,7 +20,9 @@ export const command: CommandModule = {
           (s) =>
             `${s.session_id}  ${s.status.padEnd(7)}  ${s.run_count} run(s)${s.unsealed_runs ? `, ${s.unsealed_runs} unsealed` : ''}${s.title ? `  ${dim(s.title)}` : ''}`,
         )
-      : ['No sessions yet. Start one with `maestro session create --title "..."`.'];
-    return { data: result, text: lines.join('\n'), warnings: result.problems.map(formatIssue) };
+      : result.problems.length
+        ? [`No readable sessions: ${result.problems.length} damaged file(s), named in the warnings on stderr.`]
+        : ['No sessions yet. Start one with `maestro session create --title "..."`.'];
+    return { data: result, text: lines.join('\n'), warnings: result.problems.map(problemLine) };
   },
 };

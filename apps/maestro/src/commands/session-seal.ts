@@ -1,8 +1,7 @@
-import { formatIssue } from '@maestro/core';
 import { sealSession } from '@maestro/ledger';
 import type { CommandModule } from '../kit.js';
 import { dim, green } from '../style.js';
-import { onePositional } from './ledger-args.js';
+import { onePositional, problemLine } from './ledger-args.js';
 
 const usage = 'maestro session seal <session-id>';
 
@@ -24,6 +23,6 @@ export const command: CommandModule = {
       `Knowledge backlog: ${k.pending_candidates} pending · ${k.corroborated_candidates} corroborated · ${k.review_required_candidates} review-required · ${k.unreconciled_candidates} unreconciled · ${k.promoting_candidates} promoting · ${k.promoted_candidates} promoted · ${k.rejected_candidates} rejected`,
     ];
     if (k.pending_candidates) lines.push(dim(`next: ${k.review_command}`));
-    return { data: r, text: lines.join('\n'), warnings: r.problems.map(formatIssue) };
+    return { data: r, text: lines.join('\n'), warnings: r.problems.map(problemLine) };
   },
 };

@@ -1,8 +1,7 @@
-import { formatIssue } from '@maestro/core';
 import { showSession } from '@maestro/ledger';
 import type { CommandModule } from '../kit.js';
 import { bold, dim } from '../style.js';
-import { onePositional } from './ledger-args.js';
+import { onePositional, problemLine } from './ledger-args.js';
 
 const usage = 'maestro session show <session-id>';
 
@@ -32,6 +31,6 @@ export const command: CommandModule = {
       `Backlog: ${r.knowledge.pending_candidates} pending (${r.knowledge.corroborated_candidates} corroborated, ${r.knowledge.review_required_candidates} review-required, ${r.knowledge.unreconciled_candidates} unreconciled)`,
       dim(`next: ${r.knowledge.review_command}`),
     ];
-    return { data: r, text: lines.join('\n'), warnings: r.problems.map(formatIssue) };
+    return { data: r, text: lines.join('\n'), warnings: r.problems.map(problemLine) };
   },
 };
