@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { discoverPacks, ignoredBy, parseGitignore } from '@maestro/packs';
+import { discoverPacks, ignoredBy, parseGitignore, resolveContext } from '@maestro/packs';
 import { tmpDir } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { baseFront, write, writePack } from './fixtures.test-util.js';
@@ -73,6 +73,26 @@ describe('discovery honours .gitignore', () => {
     expect(notes.every((d) => d.severity === 'info')).toBe(true);
     const all = discoverPacks([{ scope: 'workspace', dir: ws }], undefined, { gitignore: false });
     expect(all.packs).toHaveLength(4);
+  });
+
+  it('explains an explicit name that a .gitignore hid, and still takes an explicit path', () => {
+    const ws = tmpDir();
+    const dir = writePack(ws, 'private-notes', baseFront('private-notes', { description: 'Private notes.' }));
+    write(join(ws, '.gitignore'), 'private-*/\n');
+    const opts = {
+      cwd: ws,
+      workspaceRoot: ws,
+      userRoot: null,
+      orgRoots: [],
+      builtinRoot: null,
+      workspaceTrusted: true,
+    };
+    expect(() => resolveContext({ ...opts, query: 'notes', budget: 500, packs: ['private-notes'] })).toThrow(
+      expect.objectContaining({ code: 'PACK_NOT_FOUND', hint: expect.stringContaining('.gitignore:1 (private-*/)') }),
+    );
+    expect(resolveContext({ ...opts, query: 'notes', budget: 500, packs: [dir] }).output.packs[0].name).toBe(
+      'private-notes',
+    );
   });
 
   it('applies the enclosing repository rules below a workspace root, never to the root itself', () => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inputError } from '@maestro/core';
 import type { CatalogEntry } from './catalog.js';
-import { isPathSelection, loadCatalog, type PackScopeOptions } from './load-catalog.js';
+import { gitignoredHint, isPathSelection, loadCatalog, type PackScopeOptions } from './load-catalog.js';
 import type { PackListOutputData, PackValidateOutputData } from './output-schemas.js';
 import { validatePack } from './validate.js';
 
@@ -69,9 +69,11 @@ export function validatePackTarget(target: string, o: PackScopeOptions): PackVal
     if (!entry) {
       const names = [...new Set(loaded.catalog.entries.map((e) => e.name))].sort();
       throw inputError('PACK_NOT_FOUND', `no pack named '${target}' in any scope, and no such path`, {
-        hint: names.length
-          ? `known packs: ${names.join(', ')}`
-          : 'pass the pack directory, e.g. `maestro pack validate ./my-pack`',
+        hint:
+          gitignoredHint(loaded.diagnostics, target) ??
+          (names.length
+            ? `known packs: ${names.join(', ')}`
+            : 'pass the pack directory, e.g. `maestro pack validate ./my-pack`'),
       });
     }
     dir = entry.pack.root;

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { inputError } from '@maestro/core';
 import { buildCatalog, type Catalog, parseDisableRule } from './catalog.js';
 import { DEFAULT_LIMITS, type DiscoveryLimits, discoverPacks, type ScopeRoot, type ScopeScan } from './discover.js';
@@ -117,9 +117,10 @@ export function loadCatalog(o: PackScopeOptions): LoadedCatalog {
         hint:
           state === 'invalid'
             ? `run \`maestro pack validate ${name}\``
-            : known.length
-              ? `available: ${known.join(', ')}`
-              : 'no packs were found; run `maestro pack list` to see the scanned roots',
+            : (gitignoredHint(discovery.diagnostics, name) ??
+              (known.length
+                ? `available: ${known.join(', ')}`
+                : 'no packs were found; run `maestro pack list` to see the scanned roots')),
       },
     );
   }
@@ -130,4 +131,12 @@ export function loadCatalog(o: PackScopeOptions): LoadedCatalog {
     diagnostics: [...discovery.diagnostics, ...catalog.diagnostics],
     workspaceTrusted: o.workspaceTrusted,
   };
+}
+
+/** When a folder of that name was skipped by a `.gitignore`, say so (its frontmatter was never read). */
+export function gitignoredHint(diagnostics: readonly DiscoveryDiagnostic[], name: string): string | null {
+  const hit = diagnostics.find(
+    (d) => d.code === 'PACK_GITIGNORED' && d.path !== undefined && basename(d.path) === name,
+  );
+  return hit ? `${hit.message}; pass its path with --pack, or --no-gitignore` : null;
 }
