@@ -16,19 +16,20 @@ export function loadCorpusFor(layout: WorkflowLayout): Corpus {
 
 /**
  * Finds an entry by the id that `spec`, `knowhow` and `search` print, using @maestro/spec's
- * `findEntry`; additionally a `knowhow:` prefix (as in `--signal-ids knowhow:K-1`) and a
- * case-insensitive match of a whole id (when unambiguous) are accepted.
+ * `findEntry`; additionally a `spec:` or `knowhow:` prefix in any case (as in `--signal-ids
+ * knowhow:K-1`) and a case-insensitive match of a whole id (when unambiguous) are accepted.
  */
 export function lookupKnowledge(corpus: Corpus, raw: string): KnowledgeEntry | null {
   const id = raw.trim();
-  const hit = findEntry(corpus, id);
-  if (hit) return hit;
-  if (id.startsWith('knowhow:')) {
-    const k = findEntry(corpus, id.slice('knowhow:'.length));
-    return k && k.store === 'knowhow' ? k : null;
-  }
-  const lower = id.toLowerCase();
-  const hits = corpus.entries.filter((e) => e.id.toLowerCase() === lower);
+  // `spec:` / `knowhow:` (any case) name the store; the rest may differ in letter case.
+  const prefixed = /^(spec|knowhow):(.*)$/i.exec(id);
+  const store = prefixed ? (prefixed[1].toLowerCase() as 'spec' | 'knowhow') : null;
+  const bare = prefixed ? prefixed[2].trim() : id;
+  const inStore = (e: KnowledgeEntry | null) => (e && (store === null || e.store === store) ? e : null);
+  const direct = inStore(findEntry(corpus, id)) ?? (prefixed ? inStore(findEntry(corpus, bare)) : null);
+  if (direct) return direct;
+  const lower = bare.toLowerCase();
+  const hits = corpus.entries.filter((e) => e.id.toLowerCase() === lower && (store === null || e.store === store));
   return hits.length === 1 ? hits[0] : null;
 }
 

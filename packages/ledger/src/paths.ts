@@ -40,6 +40,24 @@ export function assertRunId(id: string): void {
   }
 }
 
+/**
+ * A new session or run id given by the user must start with a real calendar day: `20261399-x` has
+ * the right shape but would sort and read as a date that never existed. Existing ids are only
+ * shape-checked, so folders written by other tools stay readable.
+ */
+export function assertIdDate(id: string, what: 'session' | 'run'): void {
+  const y = Number(id.slice(0, 4));
+  const m = Number(id.slice(4, 6));
+  const d = Number(id.slice(6, 8));
+  const day = new Date(Date.UTC(y, m - 1, d));
+  if (day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d) return;
+  throw inputError(
+    what === 'session' ? 'INVALID_SESSION_ID' : 'INVALID_RUN_ID',
+    `invalid ${what} id "${id}": ${id.slice(0, 8)} is not a calendar date (YYYYMMDD)`,
+    { hint: `start the id with a real date, e.g. ${what === 'session' ? '20260101-auth' : '20260101-001-plan'}` },
+  );
+}
+
 export function sessionPaths(layout: WorkflowLayout, sessionId: string): SessionPaths {
   assertSessionId(sessionId);
   const dir = join(layout.sessions, sessionId);

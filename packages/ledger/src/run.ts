@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { compactDate, type Issue, inputError, type Runtime, refusedError, slugify } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout, withLock, writeFileAtomic } from '@maestro/fs';
-import { assertRunId, runPaths, sessionPaths } from './paths.js';
+import { assertIdDate, assertRunId, runPaths, sessionPaths } from './paths.js';
 import { type RunRecord, RunRecordSchema } from './schemas.js';
 import { claimDir, listDirs, readSession } from './session.js';
 import { damagedFileError, displayPath, issueFromError, parseRecord } from './validate.js';
@@ -81,8 +81,8 @@ export async function startRun(layout: WorkflowLayout, options: StartRunOptions,
   const command = (options.command ?? 'run').trim();
   const commandSlug = slugify(command, 40);
   if (!commandSlug) {
-    throw inputError('INVALID_COMMAND', `--command "${command}" has no letters or digits to name the run with`, {
-      hint: 'use a short name such as plan, execute or review',
+    throw inputError('INVALID_COMMAND', `--command "${command}" has no ASCII letters or digits to name the run with`, {
+      hint: 'use a short name such as plan, execute or review (the run id is made of it)',
     });
   }
   const sp = sessionPaths(layout, options.sessionId);
@@ -99,6 +99,7 @@ export async function startRun(layout: WorkflowLayout, options: StartRunOptions,
     const runId = options.id ?? nextRunId(sp.runsDir, compactDate(now), commandSlug);
     if (options.id !== undefined) {
       assertRunId(runId);
+      assertIdDate(runId, 'run');
       if (!claimDir(runPaths(layout, options.sessionId, runId).dir)) {
         throw inputError('RUN_EXISTS', `run "${runId}" already exists in session "${options.sessionId}"`, {
           hint: 'pick another --id, or leave it out to get the next free one',

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { compactDate, type Issue, inputError, type Runtime, slugify } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout, withLock, writeFileAtomic } from '@maestro/fs';
-import { assertSessionId, sessionPaths } from './paths.js';
+import { assertIdDate, assertSessionId, sessionPaths } from './paths.js';
 import { type SessionRecord, SessionRecordSchema } from './schemas.js';
 import { damagedFileError, displayPath, issueFromError, parseRecord } from './validate.js';
 
@@ -92,6 +92,7 @@ export async function createSession(
   let id = options.id;
   if (id !== undefined) {
     assertSessionId(id);
+    assertIdDate(id, 'session');
     if (!claimDir(sessionPaths(layout, id).dir)) {
       throw inputError('SESSION_EXISTS', `session "${id}" already exists`, {
         hint: `pick another --id, or use it: \`maestro session show ${id}\``,
