@@ -64,7 +64,7 @@ describe('maestro pack list', () => {
 });
 
 describe('maestro pack validate', () => {
-  it('exits 0 for a valid pack, 1 with findings in the validator style, 2 for a bad argument', () => {
+  it('exits 0 for a valid pack, 1 with findings in the validator style, 2 for a bad argument (scenario 59)', () => {
     const p = project();
     const good = writePack(p.ws, 'good', baseFront('good'), { 'compiled/facts.md': '# f\n' });
     const ok = p.run(['pack', 'validate', good]);
