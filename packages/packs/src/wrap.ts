@@ -74,7 +74,9 @@ const INJECTION_PATTERNS: RegExp[] = [
   /\b(?:reveal|print|show|output)\s+(?:the\s+|your\s+)?system\s+prompt/i,
   /\bnew\s+(?:system\s+)?instructions?\s*:/i,
   /\byou\s+(?:are|must)\s+now\s+(?:act|behave|ignore|obey|follow)/i,
-  /^[ \t>*-]*(?:system|developer|assistant)\s*:/im,
+  // Role prefixes: shouted (`SYSTEM:`), or followed by an address to the model; `System: Linux` is a fact.
+  /^[ \t>*-]*(?:SYSTEM|DEVELOPER|ASSISTANT)\s*:/m,
+  /^[ \t>*-]*(?:system|developer|assistant)\s*:\s*(?:you\b|ignore\b|from now\b|new instructions?\b|always\b|never\b|do not\b)/im,
   new RegExp(`(?:<|&(?:lt|#0*60|#x0*3c);?)\\s*/?\\s*(?:${FENCES}|${ROLES})(?![\\p{L}\\p{N}_])`, 'iu'),
   /(?:忽略|无视|忘记)(?:之前|以上|前面|先前|上面|所有)(?:的)?(?:所有|全部)?(?:指令|指示|说明|规则|提示)/,
 ];
