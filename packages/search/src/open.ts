@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isMaestroError } from '@maestro/core';
 import { LockTimeoutError, type WorkflowLayout, withLock } from '@maestro/fs';
 import type { Corpus } from '@maestro/spec';
 import { CorruptIndexError, encodeIndex } from './codec.js';
@@ -172,9 +173,12 @@ export async function openSearchIndex(layout: WorkflowLayout, o: OpenIndexOption
       { staleMs: 120_000 },
     );
   } catch (err) {
-    if (!(err instanceof LockTimeoutError)) throw err;
+    // A lock that cannot even be created (read-only checkout, another user's project) is no reason
+    // to fail a read: the projection is derived state, so search an in-memory update instead.
+    const unwritable = isMaestroError(err) && err.code === 'LOCK_IO';
+    if (!(err instanceof LockTimeoutError) && !unwritable) throw err;
     const opened = await refresh(layout, dir, first, o, false);
-    opened.warnings.push(`${err.message}; searched an in-memory update instead`);
+    opened.warnings.push(`${(err as Error).message}; searched an in-memory update instead`);
     return opened;
   }
 }
