@@ -258,6 +258,12 @@ export interface PairSignals {
   shared: number;
   /** A shared term names a thing (a tool, a library, an identifier), not just a common word. */
   sharedName: boolean;
+  /**
+   * `shared` and `covC` with each term weighted by its rarity in the corpus (see `rarityWeight`):
+   * in a large corpus some entry always shares a few common words with any candidate.
+   */
+  rareShared: number;
+  rareCovC: number;
   /** The candidate names another member of an alternative set the entry already uses. */
   addsAlternative: boolean;
   /**
@@ -297,6 +303,18 @@ const weightOf = (m: ReadonlyMap<string, number>) => {
 };
 const SIGNAL_RANK = { stance: 0, choice: 1, numeric: 2, contrast: 3 } as const;
 
+function rareOverlap(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, rarity: (t: string) => number) {
+  let shared = 0;
+  let wa = 0;
+  for (const [t, w] of a) {
+    const r = rarity(t);
+    wa += w * r;
+    const v = b.get(t);
+    if (v !== undefined) shared += Math.min(w, v) * r;
+  }
+  return { shared, a: wa };
+}
+
 /**
  * A named scope of one side that the other side mentions as a plain word is not a different
  * place: "the MathView component loads KaTeX" and "MathView 挂载时加载 KaTeX" are about the same one.
@@ -332,8 +350,14 @@ function scopeOf(c: TextFeatures, d: TextFeatures): ScopeRelation {
  * detection for a candidate that announces a replacement: a title often names the entry's choice
  * ("xUnit + FluentAssertions") that its body takes for granted.
  */
-export function comparePair(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): PairSignals {
+export function comparePair(
+  c: TextFeatures,
+  d: TextFeatures,
+  dTitle?: TextFeatures,
+  rarity?: (term: string) => number,
+): PairSignals {
   const o = overlap(c.terms, d.terms);
+  const rare = rarity ? rareOverlap(c.terms, d.terms, rarity) : o;
   let conflict: ClauseSignal | null = null;
   let contrast = false;
   let clauseMatch = 0;
@@ -359,6 +383,8 @@ export function comparePair(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatu
     covD: cover(o.shared, o.b),
     novelMass: o.a - o.shared,
     shared: o.shared,
+    rareShared: rare.shared,
+    rareCovC: cover(rare.shared, rare.a),
     sharedName: [...c.terms.keys()].some((t) => (isName(t) || t.startsWith('t:')) && d.terms.has(t)),
     clauseMatch,
     addsAlternative: addsAlternative(c, d),

@@ -33,6 +33,8 @@ export interface CorpusIndex {
   /** Lazily built: id → docs whose supersedes / superseded-by / ref point at it. */
   links: Map<string, number[]> | null;
   scratch: Float64Array;
+  /** Lazily filled: term → rarity weight (see `rarityWeight`). */
+  rarity?: Map<string, number>;
 }
 
 const cache = new WeakMap<object, CorpusIndex>();
@@ -150,4 +152,32 @@ export function links(index: CorpusIndex): Map<string, number[]> {
   });
   index.links = map;
   return map;
+}
+
+/** Below this many entries document frequencies say nothing: every term weighs 1. */
+export const RARITY_MIN_DOCS = 100;
+
+/**
+ * How much a term shared with an entry says, by the share `p` of entries that contain it: 1 up to
+ * 0.5 % of the corpus, falling to 0.1 at 10 % and beyond (a word that many entries use names no topic).
+ */
+export function rarityWeight(p: number): number {
+  if (p <= 0.005) return 1;
+  return Math.max(0.1, 1 - (0.9 * Math.log10(p / 0.005)) / Math.log10(20));
+}
+
+/** The rarity of terms in this corpus, or undefined for a corpus too small to tell. */
+export function rarityOf(index: CorpusIndex): ((term: string) => number) | undefined {
+  const n = index.docs.length;
+  if (n < RARITY_MIN_DOCS) return undefined;
+  index.rarity ??= new Map();
+  const memo = index.rarity;
+  return (term) => {
+    let w = memo.get(term);
+    if (w === undefined) {
+      w = rarityWeight((index.postings.get(term)?.length ?? 0) / n);
+      memo.set(term, w);
+    }
+    return w;
+  };
 }

@@ -1,5 +1,5 @@
 import type { Corpus } from '@maestro/spec';
-import { type CorpusIndex, corpusIndex, docView } from './corpus-index.js';
+import { type CorpusIndex, corpusIndex, docView, rarityOf } from './corpus-index.js';
 import { associated, retrieve } from './retrieve.js';
 import { makeView, scorePair } from './score.js';
 import type {
@@ -63,12 +63,13 @@ function reconcileOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput
   const action: CandidateAction = c.action ?? 'propose';
   const view = makeView(c.target, c.title ?? '', c.content);
   const ids = new Set(retrieve(index, view));
+  const rarity = rarityOf(index);
   for (const i of linked) ids.add(i);
   const scored: { match: Match; family: string; pinned: boolean }[] = [];
   for (const i of ids) {
     const doc = index.docs[i];
     const d = docView(index, i);
-    const s = scorePair(view, action, d, linked.has(i));
+    const s = scorePair(view, action, d, linked.has(i), rarity);
     if (!s) continue;
     const e = doc.entry;
     scored.push({

@@ -136,12 +136,12 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
   // Named alike and saying much the same: a person should decide (safer than auto-promoting).
   if (title >= T.sameTitle && p.concept >= T.titledParaphrase) return duplicate;
   // Everything the candidate says is somewhere in a longer entry: a restatement of part of it.
-  if (p.covC >= T.duplicateCandidateCover && p.shared >= T.subsetMass) return duplicate;
+  if (p.covC >= T.duplicateCandidateCover && p.rareShared >= T.subsetMass) return duplicate;
   // Much of it is, or the two share a lot outright: a paraphrase our vocabulary only half
   // recognises, or a restatement that adds.
   if (
-    (p.covC >= T.reviewCover && p.shared >= T.subsetMass) ||
-    (p.concept >= T.sharedConcept && p.shared >= T.sharedMass)
+    (p.rareCovC >= T.reviewCover && p.rareShared >= T.subsetMass) ||
+    (p.concept >= T.sharedConcept && p.rareShared >= T.sharedMass)
   ) {
     // Unrecognised paraphrase also looks "new", so only a text that says it adds is an extension.
     return c.feats.adds && p.novelMass >= T.extendsNovelMass ? 'extends' : duplicate;
@@ -153,9 +153,15 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
  * Scores a candidate against one entry and names their relation, or returns null when the
  * entry is not a match (too little in common, and no title or recorded relation linking them).
  */
-export function scorePair(c: View, action: CandidateAction, d: View, related: boolean): PairScore | null {
+export function scorePair(
+  c: View,
+  action: CandidateAction,
+  d: View,
+  related: boolean,
+  rarity?: (term: string) => number,
+): PairScore | null {
   const exact = c.store === d.store && c.exact === d.exact;
-  const p = comparePair(c.feats, d.feats, d.titleFeats);
+  const p = comparePair(c.feats, d.feats, d.titleFeats, rarity);
   const titleEq = c.titleKey !== '' && c.titleKey === d.titleKey;
   const lexical = refSimilarity(c, d);
   const semantic = Math.max(lexical, p.concept);
@@ -169,8 +175,9 @@ export function scorePair(c: View, action: CandidateAction, d: View, related: bo
     sameHead ||
     (p.conflict !== null && (p.concept >= THRESHOLDS.headTopic || p.covC >= THRESHOLDS.conflictCover)) ||
     p.concept >= THRESHOLDS.topic ||
-    (p.covC >= THRESHOLDS.containedCover && p.shared >= THRESHOLDS.subsetMass) ||
-    (p.covC >= THRESHOLDS.topicCover && p.shared >= (p.sharedName ? THRESHOLDS.topicNameMass : THRESHOLDS.topicMass)) ||
+    (p.rareCovC >= THRESHOLDS.containedCover && p.rareShared >= THRESHOLDS.subsetMass) ||
+    (p.rareCovC >= THRESHOLDS.topicCover &&
+      p.rareShared >= (p.sharedName ? THRESHOLDS.topicNameMass : THRESHOLDS.topicMass)) ||
     (title >= 0.6 && p.concept >= 0.15);
   if (!topical) return null;
   const relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);

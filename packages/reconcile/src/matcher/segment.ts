@@ -34,28 +34,62 @@ export function segment(fragment: string): Unit[] {
   return units;
 }
 
+/**
+ * What segmentation needs of one word, computed once per distinct word (a corpus repeats a small
+ * vocabulary): its stem, the longest lexicon phrase it can start (0: none) and, for a word that
+ * stands alone, its units. Units are shared between texts: never mutate them.
+ */
+interface WordInfo {
+  stem: string;
+  phrase: number;
+  units: readonly Unit[];
+}
+
+const wordMemo = new Map<string, WordInfo>();
+const MEMO_CAP = 200_000;
+
+function infoOf(w: string): WordInfo {
+  let info = wordMemo.get(w);
+  if (info) return info;
+  const lex = lexicon();
+  const st = stem(w);
+  const entry = lex.latin.get(st);
+  const units: Unit[] = [];
+  if (entry) units.push({ kind: 'lex', entry, surface: w });
+  else if (w.length > 1 && !/^\d+$/.test(w)) {
+    units.push({ kind: 'word', term: `w:${st}`, surface: w });
+    const member = memberOf(w);
+    if (member) units.push(member);
+  }
+  info = { stem: st, phrase: lex.latinFirst.get(st) ?? 0, units };
+  if (wordMemo.size >= MEMO_CAP) wordMemo.clear();
+  wordMemo.set(w, info);
+  return info;
+}
+
 function segmentLatin(words: string[]): Unit[] {
   const lex = lexicon();
-  const stems = words.map(stem);
+  const infos = words.map(infoOf);
   const out: Unit[] = [];
   let i = 0;
   while (i < words.length) {
-    let matched = false;
-    for (let len = Math.min(lex.latinFirst.get(stems[i]) ?? 1, words.length - i); len >= 1; len--) {
-      const entry = lex.latin.get(len === 1 ? stems[i] : stems.slice(i, i + len).join(' '));
+    const info = infos[i];
+    let len = Math.min(info.phrase, words.length - i);
+    for (; len >= 2; len--) {
+      const key = infos
+        .slice(i, i + len)
+        .map((x) => x.stem)
+        .join(' ');
+      const entry = lex.latin.get(key);
       if (!entry) continue;
       out.push({ kind: 'lex', entry, surface: words.slice(i, i + len).join(' ') });
-      i += len;
-      matched = true;
       break;
     }
-    if (matched) continue;
-    const w = words[i];
-    if (w.length > 1 && !/^\d+$/.test(w)) {
-      out.push({ kind: 'word', term: `w:${stems[i]}`, surface: w });
-      const member = memberOf(w);
-      if (member) out.push(member);
+    if (len >= 2) {
+      i += len;
+      continue;
     }
+    for (const u of info.units) out.push(u);
     i++;
   }
   return out;
@@ -105,7 +139,20 @@ function longerFrom(run: string, at: number): number {
   return 0;
 }
 
-function segmentHan(run: string): Unit[] {
+const hanMemo = new Map<string, readonly Unit[]>();
+
+/** Units of a run of Chinese characters, memoised by run (corpora repeat their phrases). */
+function segmentHan(run: string): readonly Unit[] {
+  let units = hanMemo.get(run);
+  if (!units) {
+    units = segmentHanRun(run);
+    if (hanMemo.size >= MEMO_CAP) hanMemo.clear();
+    hanMemo.set(run, units);
+  }
+  return units;
+}
+
+function segmentHanRun(run: string): Unit[] {
   const lex = lexicon();
   const out: Unit[] = [];
   let unknown = '';

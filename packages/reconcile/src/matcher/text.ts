@@ -13,7 +13,10 @@ const TRAILING = /[.。!！;；]+$/u;
  * quote characters removed, as maestro-flow's reconciler does, so that `"x"` and `x` are the same.
  */
 export function matchNormalize(text: string): string {
-  return normalizeText(text).replace(QUOTES, '').replace(/\s+/g, ' ').trim();
+  const norm = normalizeText(text);
+  const bare = norm.replace(QUOTES, '');
+  // The normaliser already collapsed whitespace: only removed quotes can leave it uneven.
+  return bare.length === norm.length ? bare : bare.replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -28,7 +31,9 @@ export function exactKey(text: string): string {
 
 /** `exactKey` of a text already in matcher normal form. */
 export function exactKeyOfNormal(norm: string): string {
-  const bare = norm.replace(EMPHASIS, '').replace(/\s+/g, ' ').trim().replace(TRAILING, '');
+  const plain =
+    norm.includes('**') || norm.includes('__') ? norm.replace(EMPHASIS, '').replace(/\s+/g, ' ').trim() : norm;
+  const bare = plain.replace(TRAILING, '');
   return sha256(bare.replace(LOOSE_SPACE, ''));
 }
 
