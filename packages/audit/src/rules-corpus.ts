@@ -3,7 +3,7 @@ import type { KnowledgeEntry } from '@maestro/spec';
 import { cmp, finding, projectPath } from './finding.js';
 import type { Finding } from './schemas.js';
 
-/** Documented half-lives (days) of the freshness decay, the same as search's time decay. */
+/** Documented half-lives (days) of the freshness decay (spec health's; search ranks with a gentler decay). */
 export const HALF_LIFE_DAYS = { spec: 60, knowhow: 30 } as const;
 /** freshness = FLOOR + (1 − FLOOR) · 2^(−age / half-life); below STALE_BELOW an active entry is stale. */
 export const FRESHNESS_FLOOR = 0.3;

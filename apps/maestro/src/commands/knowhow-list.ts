@@ -1,4 +1,5 @@
-import { listKnowhow, loadCorpus } from '@maestro/spec';
+import { inputError } from '@maestro/core';
+import { KNOWHOW_TYPES, listKnowhow, loadCorpus } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { dim } from '../style.js';
 import { entrySummary, issueWarnings, positionals, stringOption } from './spec-cli.js';
@@ -15,7 +16,14 @@ export const command: CommandModule = {
   async run(ctx, args) {
     positionals(args, [], 0, usage);
     const corpus = loadCorpus(ctx.layout);
-    const entries = listKnowhow(corpus, stringOption(args, 'type') ?? null);
+    const type = stringOption(args, 'type') ?? null;
+    const entries = listKnowhow(corpus, type);
+    // A type outside the nine is still listed when documents carry it (maestro-flow projects do).
+    if (type !== null && entries.length === 0 && !(type in KNOWHOW_TYPES)) {
+      throw inputError('UNKNOWN_TYPE', `unknown knowhow type "${type}"`, {
+        hint: `use one of: ${Object.keys(KNOWHOW_TYPES).join(', ')}`,
+      });
+    }
     const issues = corpus.issues.filter((i) => i.file.startsWith('.workflow/knowhow/'));
     const width = Math.max(8, ...entries.map((e) => e.id.length));
     const lines = entries.map(

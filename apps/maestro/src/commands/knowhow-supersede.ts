@@ -19,8 +19,8 @@ export const command: CommandModule = {
     return {
       data: r,
       text: r.changed
-        ? `${green('✓')} Superseded: ${r.old} -> ${r.new}`
-        : `Replayed: ${r.old} -> ${r.new} (nothing changed)`,
+        ? `${green('✓')} Superseded: ${r.old} → ${r.new}`
+        : `Replayed: ${r.old} → ${r.new} (nothing changed)`,
     };
   },
 };

@@ -70,6 +70,11 @@ export const command: CommandModule = {
       .flatMap((v) => v.split(','))
       .map((v) => v.trim())
       .filter(Boolean);
+    if (args.values.restore !== undefined && !restore.length) {
+      throw inputError('USAGE', '--restore needs candidate ids', {
+        hint: 'e.g. --restore KDC-0123456789abcdef (the ids an --expire-observed run printed)',
+      });
+    }
     const r = await knowledgeBacklog(
       ctx.layout,
       {

@@ -16,12 +16,15 @@ const usage =
 
 function choiceOf(value: string, flag: string): Choice {
   if ((CHOICES as readonly string[]).includes(value)) return value as Choice;
-  throw inputError('USAGE', `${flag} must be one of ${CHOICES.join(', ')} (got "${value}")`);
+  throw inputError('USAGE', `${flag} must be one of ${CHOICES.join(', ')} (got "${value}")`, {
+    hint: 'the review lists the sensible resolve commands per candidate: `maestro knowledge review <session>`',
+  });
 }
 
 function dispositionOf(value: string | undefined): Disposition {
   if (value && (DISPOSITIONS as readonly string[]).includes(value)) return value as Disposition;
-  throw inputError('USAGE', `--all-as needs --disposition <${DISPOSITIONS.join('|')}>`, {
+  const got = value === undefined ? '' : ` (got "${value}")`;
+  throw inputError('USAGE', `--all-as needs --disposition <${DISPOSITIONS.join('|')}>${got}`, {
     hint: 'e.g. --all-as unique --disposition related --reason "reviewed: independent rules"',
   });
 }
@@ -35,6 +38,11 @@ function resolveRequest(args: ParsedArgs) {
   const as = optionalString(args, 'as');
   const allAs = optionalString(args, 'all-as');
   const reason = optionalString(args, 'reason');
+  if (!ids.length && args.values.resolve !== undefined) {
+    throw inputError('USAGE', '--resolve needs candidate ids', {
+      hint: 'e.g. --resolve KDC-0123456789abcdef; `maestro knowledge review <session>` lists them',
+    });
+  }
   if (!ids.length && allAs === undefined) {
     for (const flag of ['as', 'target', 'reason', 'disposition']) {
       if (args.values[flag] !== undefined) {

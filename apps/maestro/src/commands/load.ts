@@ -1,7 +1,8 @@
+import { inputError } from '@maestro/core';
 import { loadKnowledge, splitList } from '@maestro/ledger';
 import type { CommandModule } from '../kit.js';
 import { bold, dim } from '../style.js';
-import { allValues, atMostPositionals, optionalString } from './ledger-args.js';
+import { allValues, optionalString } from './ledger-args.js';
 
 const usage = 'maestro load --id <id>... [--session S --run R] [--include-deprecated]';
 
@@ -26,7 +27,11 @@ export const command: CommandModule = {
   ],
   needsWorkflow: true,
   async run(ctx, args) {
-    atMostPositionals(args, 0, usage);
+    if (args.positionals.length) {
+      throw inputError('USAGE', `unexpected argument "${args.positionals[0]}"`, {
+        hint: `ids go after --id: \`maestro load --id ${args.positionals.join(',')}\``,
+      });
+    }
     const r = await loadKnowledge(
       ctx.layout,
       {

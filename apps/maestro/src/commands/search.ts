@@ -7,6 +7,11 @@ import { bold, cyan, dim, yellow } from '../style.js';
 
 const usage = 'maestro search <query...> [--type spec|knowhow] [--category c] [--tag k]... [--limit n] [--offset n]';
 
+/** The query as typed, in quotes that do not clash with a quoted phrase inside it. */
+function quoted(query: string): string {
+  return query.includes('"') ? `'${query}'` : `"${query}"`;
+}
+
 function intOption(args: ParsedArgs, name: string): number | undefined {
   const raw = args.values[name];
   if (raw === undefined) return undefined;
@@ -35,7 +40,9 @@ function highlight(hit: RankedHit): string {
 
 function render(r: SearchResult): string {
   if (r.results.length === 0) {
-    const lines = [`No results for "${r.query}"${r.total > 0 ? ` at offset ${r.offset} (${r.total} in all)` : ''}.`];
+    const lines = [
+      `No results for ${quoted(r.query)}${r.total > 0 ? ` at offset ${r.offset} (${r.total} in all)` : ''}.`,
+    ];
     if (r.total === 0) {
       lines.push(dim('hint: try fewer or other words, drop a facet, or add --include-deprecated'));
     }
@@ -47,7 +54,7 @@ function render(r: SearchResult): string {
     first === 1 && last === r.total
       ? `${r.total} result${r.total === 1 ? '' : 's'}`
       : `results ${first}–${last} of ${r.total}`;
-  const lines = [`Search "${r.query}": ${range} (${r.mode})`, ''];
+  const lines = [`Search ${quoted(r.query)}: ${range} (${r.mode})`, ''];
   for (const h of r.results) {
     const labels = [h.store, h.category, h.status === 'deprecated' ? 'deprecated' : null].filter(Boolean).join('/');
     lines.push(`${String(h.rank).padStart(3)}. ${bold(h.title)}  ${dim(labels)}`);

@@ -83,7 +83,7 @@ export function writeOptions(ctx: CommandContext): WriteOptions {
   const ms = Number(raw);
   if (!Number.isFinite(ms) || ms < 0) {
     throw inputError('BAD_ENV', `MAESTRO_LOCK_TIMEOUT_MS must be a number of milliseconds (got "${raw}")`, {
-      hint: 'e.g. MAESTRO_LOCK_TIMEOUT_MS=2000, or unset it for the default 10 s',
+      hint: 'e.g. MAESTRO_LOCK_TIMEOUT_MS=2000, or unset it for the default 15 s',
     });
   }
   return { lock: { timeoutMs: ms } };
@@ -120,26 +120,28 @@ export function entrySummary(e: KnowledgeEntry) {
   };
 }
 
-/** Human lines for one entry (show). */
+/** Human lines for one entry (show): one `label: value` per field, values aligned. */
 export function entryText(e: KnowledgeEntry): string {
   const where = `.workflow/${e.file}${e.line ? `:${e.line}` : ''}`;
   const flags = [e.status === 'deprecated' ? 'DEPRECATED' : null, e.confidence === 'contested' ? 'CONTESTED' : null]
     .filter(Boolean)
     .join(' ');
-  const lines = [
-    `${e.id}${flags ? `  [${flags}]` : ''}`,
-    `  title:    ${e.title}`,
-    `  ${e.store === 'spec' ? 'category' : 'type    '}: ${(e.store === 'spec' ? e.category : e.type) ?? '-'}`,
-    `  keywords: ${e.keywords.join(', ') || '-'}`,
-    `  date:     ${e.date ?? '-'}`,
-    `  file:     ${where}`,
+  const fields: [string, string][] = [
+    ['title', e.title],
+    e.store === 'spec' ? ['category', e.category ?? '-'] : ['type', e.type ?? '-'],
+    ['keywords', e.keywords.join(', ') || '-'],
+    ['date', e.date ?? '-'],
+    ['file', where],
   ];
-  if (e.description) lines.push(`  summary:  ${e.description}`);
+  if (e.description) fields.push(['summary', e.description]);
   if (e.ref)
-    lines.push(`  ref:      ${e.ref}  (maestro knowhow show ${e.ref.replace(/^knowhow\//, '').replace(/\.md$/, '')})`);
-  if (e.supersedes.length) lines.push(`  supersedes:    ${e.supersedes.join(', ')}`);
-  if (e.supersededBy) lines.push(`  superseded by: ${e.supersededBy}`);
-  if (e.conflict) lines.push(`  conflict: ${e.conflict.marker} (${e.conflict.date ?? '?'}): ${e.conflict.note ?? ''}`);
+    fields.push(['ref', `${e.ref}  (maestro knowhow show ${e.ref.replace(/^knowhow\//, '').replace(/\.md$/, '')})`]);
+  if (e.supersedes.length) fields.push(['supersedes', e.supersedes.join(', ')]);
+  if (e.supersededBy) fields.push(['superseded by', e.supersededBy]);
+  if (e.conflict)
+    fields.push(['conflict', `${e.conflict.marker} (${e.conflict.date ?? '?'}): ${e.conflict.note ?? ''}`]);
+  const width = Math.max(...fields.map(([label]) => label.length)) + 1;
+  const lines = [`${e.id}${flags ? `  [${flags}]` : ''}`, ...fields.map(([l, v]) => `  ${`${l}:`.padEnd(width)} ${v}`)];
   lines.push('', e.content);
   return lines.join('\n');
 }
