@@ -167,6 +167,7 @@ function definite(c: Clause, container: Clause, strict: boolean): boolean {
 }
 
 const stated = (c: Clause) => c.explicit;
+const sharesName = (c: Clause, d: Clause) => keysOf(c).some((t) => isName(t) && d.slot.has(t));
 const permitsForbidden = (p: Clause, f: Clause) => p.permit && p.stance === 'pos' && f.stance === 'neg' && f.explicit;
 /**
  * A clause that can contradict a rule: one that states its stance, or a short one (rules are
@@ -188,6 +189,8 @@ export const NUMERIC_SUBJECT = 0.5;
 export const NUMERIC_COVER = 0.4;
 /** Overlap enough for a value difference when both clauses name the same identifier or tool. */
 export const NAMED_NUMERIC_SUBJECT = 0.35;
+/** Overlap enough for opposite stated stances when both clauses name the same identifier or tool. */
+export const NAMED_STANCE_SUBJECT = 0.35;
 export const CONTAINED = 0.8;
 /** A contained side must name at least one specific thing (see `definite`). */
 export const CONTAINED_WEIGHT = 1;
@@ -231,6 +234,10 @@ export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): 
     if (choiceDetail && (subject >= STANCE_SUBJECT || contained)) return { kind: 'contrast', detail: choiceDetail };
     if ((subject >= STANCE_SUBJECT && minCover >= STANCE_COVER) || inside(true))
       return { kind: 'stance', detail: 'opposite' };
+    // Both stated, about the same named thing: "use aria-hidden on ..." vs "never use aria-hidden on ...".
+    if (c.explicit && d.explicit && subject >= NAMED_STANCE_SUBJECT && sharesName(c, d)) {
+      return { kind: 'stance', detail: 'opposite' };
+    }
     // A permission against a stated prohibition of the same thing ("may assign innerHTML" vs
     // "never assign untrusted HTML to innerHTML"): less overlap suffices, the stances are that clear.
     if ((permitsForbidden(c, d) || permitsForbidden(d, c)) && sp.shared >= PERMIT_SHARED) {
@@ -240,7 +247,7 @@ export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): 
   }
   const numeric = numericMismatch(c.numbers, d.numbers);
   // Two clauses about the same named thing (an identifier, a tool) that state different values.
-  const namedSubject = subject >= NAMED_NUMERIC_SUBJECT && keysOf(c).some((t) => isName(t) && d.slot.has(t));
+  const namedSubject = subject >= NAMED_NUMERIC_SUBJECT && sharesName(c, d);
   if (numeric && ((subject >= NUMERIC_SUBJECT && minCover >= NUMERIC_COVER) || contained || namedSubject)) {
     return { kind: 'numeric', detail: numeric };
   }

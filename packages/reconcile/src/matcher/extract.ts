@@ -154,6 +154,8 @@ function fact(raw: string, value: number | string, unit: UnitForm | null): Omit<
 }
 
 const NUMBER = /(?<![a-z0-9_./#:-])v?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)*/g;
+/** A pre-release tag right after a dotted version: 4.2.0b3, 1.0.0rc1, 2.0.0-beta.1. */
+const PRERELEASE = /^(?:-?(?:a|b|rc|alpha|beta|pre|dev)\.?\d*)(?![a-z])/;
 const WORD_NUMBER = new RegExp(`(?<![a-z])(${Object.keys(NUMBER_WORDS_EN).join('|')})(?![a-z])`, 'g');
 const HAN_NUMBER = /[零一二两三四五六七八九十百千]+/g;
 
@@ -167,10 +169,11 @@ export function extractNumbers(text: string, out: Omit<NumberFact, 'bound'>[]): 
     const start = m.index ?? 0;
     const body = m[0].replace(/^v/, '').replace(/,/g, '');
     const dots = (body.match(/\./g) ?? []).length;
-    const end = start + m[0].length;
-    const unit = unitAt(text, end);
+    const tag = dots >= 2 ? (PRERELEASE.exec(text.slice(start + m[0].length))?.[0] ?? '') : '';
+    const end = start + m[0].length + tag.length;
+    const unit = tag ? null : unitAt(text, end);
     if (!unit && /[a-z]/.test(text[end] ?? '')) continue;
-    const value = dots >= 2 || (m[0].startsWith('v') && dots >= 1) ? body : Number(body);
+    const value = dots >= 2 || (m[0].startsWith('v') && dots >= 1) ? body + tag : Number(body);
     const counted = unit || typeof value === 'string' ? null : countedNoun(text, end, false);
     const stop = unit?.end ?? end; // a counted noun stays in the text: it is part of the subject
     const f = fact(text.slice(start, stop).trim(), value, unit?.unit ?? counted?.unit ?? null);
