@@ -86,7 +86,7 @@ describe('runs', () => {
     const layout = workflowLayout(root);
     mkdirSync(join(sessionPaths(layout, '20260102-s').runsDir, '20260102-002-b'));
     expect(() => readRun(layout, '20260102-s', '20260102-002-b')).toThrow(
-      /run\.json is not a valid run\.json: the file is missing/,
+      /runs\/20260102-002-b\/run\.json is missing and its folder is empty/,
     );
     const { runs, problems } = listRuns(layout, '20260102-s');
     expect(runs.map((r) => r.run_id)).toEqual(['20260102-001-a']);

@@ -2,8 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { compactDate, type Issue, inputError, type Runtime, refusedError, slugify } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout, withLock, writeFileAtomic } from '@maestro/fs';
 import { assertIdDate, assertRunId, runPaths, sessionPaths } from './paths.js';
+import { publishDir } from './publish.js';
 import { type RunRecord, RunRecordSchema } from './schemas.js';
-import { claimDir, listDirs, readSession } from './session.js';
+import { isEmptyDir, listDirs, readSession } from './session.js';
 import { damagedFileError, displayPath, issueFromError, parseRecord } from './validate.js';
 
 export function serializeRun(run: RunRecord): string {
@@ -20,6 +21,13 @@ export function readRun(layout: WorkflowLayout, sessionId: string, runId: string
   const text = readTextIfExists(paths.runJson);
   if (text === null) {
     if (!existsSync(sessionPaths(layout, sessionId).dir)) readSession(layout, sessionId); // throws "unknown session"
+    if (isEmptyDir(paths.dir)) {
+      const dir = displayPath(layout.root, paths.dir);
+      throw inputError('RUN_INVALID', `${file} is missing and its folder is empty (an interrupted run start)`, {
+        hint: `rmdir ${dir}, or recreate it with \`maestro run start --session ${sessionId} --id ${runId}\``,
+        location: { file },
+      });
+    }
     if (existsSync(paths.dir)) {
       throw damagedFileError('run', file, [
         { file, severity: 'error', code: 'RUN_INVALID', message: 'the file is missing' },
@@ -96,20 +104,10 @@ export async function startRun(layout: WorkflowLayout, options: StartRunOptions,
     }
     mkdirSync(sp.runsDir, { recursive: true });
     const now = runtime.now();
-    const runId = options.id ?? nextRunId(sp.runsDir, compactDate(now), commandSlug);
-    if (options.id !== undefined) {
-      assertRunId(runId);
-      assertIdDate(runId, 'run');
-      if (!claimDir(runPaths(layout, options.sessionId, runId).dir)) {
-        throw inputError('RUN_EXISTS', `run "${runId}" already exists in session "${options.sessionId}"`, {
-          hint: 'pick another --id, or leave it out to get the next free one',
-        });
-      }
-    }
     const at = now.toISOString();
-    const run: RunRecord = {
+    const record = (run_id: string): RunRecord => ({
       schema_version: 'maestro-run/1.0',
-      run_id: runId,
+      run_id,
       session_id: options.sessionId,
       command,
       status: 'running',
@@ -119,15 +117,22 @@ export async function startRun(layout: WorkflowLayout, options: StartRunOptions,
       sealed_at: null,
       summary: null,
       revision: 0,
-    };
-    const paths = runPaths(layout, options.sessionId, runId);
-    await withLock(paths.runJson, () => writeFileAtomic(paths.runJson, serializeRun(run)));
-    return run;
+    });
+    const publish = (id: string) => publishDir(sp.runsDir, id, 'run.json', serializeRun(record(id)));
+    if (options.id === undefined) return record(nextRunId(sp.runsDir, compactDate(now), commandSlug, publish));
+    assertRunId(options.id);
+    assertIdDate(options.id, 'run');
+    if (!publish(options.id)) {
+      throw inputError('RUN_EXISTS', `run "${options.id}" already exists in session "${options.sessionId}"`, {
+        hint: 'pick another --id, or leave it out to get the next free one',
+      });
+    }
+    return record(options.id);
   });
 }
 
-/** Claims the next free `YYYYMMDD-NNN-command` folder (mkdir wins races). */
-function nextRunId(runsDir: string, day: string, command: string): string {
+/** Publishes the next free `YYYYMMDD-NNN-command` run (the rename decides races). */
+function nextRunId(runsDir: string, day: string, command: string, publish: (id: string) => boolean): string {
   let n = 0;
   for (const name of listDirs(runsDir)) {
     const m = /^\d{8}-(\d{3})-/.exec(name);
@@ -136,7 +141,7 @@ function nextRunId(runsDir: string, day: string, command: string): string {
   for (;;) {
     n++;
     const id = `${day}-${String(n).padStart(3, '0')}-${command}`;
-    if (claimDir(`${runsDir}/${id}`)) return id;
+    if (publish(id)) return id;
   }
 }
 

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { compactDate, type Issue, inputError, type Runtime, slugify } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout, withLock, writeFileAtomic } from '@maestro/fs';
 import { assertIdDate, assertSessionId, sessionPaths } from './paths.js';
+import { publishDir } from './publish.js';
 import { type SessionRecord, SessionRecordSchema } from './schemas.js';
 import { damagedFileError, displayPath, issueFromError, parseRecord } from './validate.js';
 
@@ -19,6 +20,16 @@ export function readSession(layout: WorkflowLayout, sessionId: string): SessionR
   const file = displayPath(layout.root, paths.sessionJson);
   const text = readTextIfExists(paths.sessionJson);
   if (text === null) {
+    if (isEmptyDir(paths.dir)) {
+      throw inputError(
+        'SESSION_INVALID',
+        `${file} is missing and its folder is empty (an interrupted session create)`,
+        {
+          hint: `rmdir ${displayPath(layout.root, paths.dir)}, or recreate it with \`maestro session create --id ${sessionId}\``,
+          location: { file },
+        },
+      );
+    }
     if (existsSync(paths.dir)) {
       throw damagedFileError('session', file, [
         { file, severity: 'error', code: 'SESSION_INVALID', message: 'the file is missing' },
@@ -59,6 +70,15 @@ export function listSessions(layout: WorkflowLayout): { sessions: SessionRecord[
   return { sessions, problems };
 }
 
+/** True for an existing directory with nothing in it (what an interrupted create of older versions left). */
+export function isEmptyDir(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Sub-directories of `dir` (none when it does not exist), sorted, hidden ones excluded. */
 export function listDirs(dir: string): string[] {
   try {
@@ -89,49 +109,33 @@ export async function createSession(
   const now = runtime.now();
   const title = (options.title ?? '').trim();
   mkdirSync(layout.sessions, { recursive: true });
-  let id = options.id;
-  if (id !== undefined) {
-    assertSessionId(id);
-    assertIdDate(id, 'session');
-    if (!claimDir(sessionPaths(layout, id).dir)) {
-      throw inputError('SESSION_EXISTS', `session "${id}" already exists`, {
-        hint: `pick another --id, or use it: \`maestro session show ${id}\``,
-      });
-    }
-  } else {
-    const base = `${compactDate(now)}-${slugify(title, 40) || 'session'}`;
-    for (let n = 1; ; n++) {
-      const candidate = n === 1 ? base : `${base}-${n}`;
-      if (claimDir(sessionPaths(layout, candidate).dir)) {
-        id = candidate;
-        break;
-      }
-    }
-  }
   const at = now.toISOString();
-  const session: SessionRecord = {
+  const record = (session_id: string): SessionRecord => ({
     schema_version: 'maestro-session/1.0',
-    session_id: id,
+    session_id,
     title,
     status: 'running',
     created_at: at,
     updated_at: at,
     revision: 0,
     lifecycle: { sealed_at: null, seal_summary: null, promoted_spec_ids: [], promoted_knowhow_ids: [] },
-  };
-  const paths = sessionPaths(layout, id);
-  await withLock(paths.sessionJson, () => writeFileAtomic(paths.sessionJson, serializeSession(session)));
-  return session;
-}
-
-/** mkdir without `recursive`: exactly one concurrent creator wins the name. */
-export function claimDir(dir: string): boolean {
-  try {
-    mkdirSync(dir);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
+  });
+  const publish = (id: string) => publishDir(layout.sessions, id, 'session.json', serializeSession(record(id)));
+  if (options.id !== undefined) {
+    const id = options.id;
+    assertSessionId(id);
+    assertIdDate(id, 'session');
+    if (!publish(id)) {
+      throw inputError('SESSION_EXISTS', `session "${id}" already exists`, {
+        hint: `pick another --id, or use it: \`maestro session show ${id}\``,
+      });
+    }
+    return record(id);
+  }
+  const base = `${compactDate(now)}-${slugify(title, 40) || 'session'}`;
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`;
+    if (publish(candidate)) return record(candidate);
   }
 }
 
