@@ -47,6 +47,11 @@ const W_WORD = 1;
 const W_BIGRAM = 0.5;
 const W_HANCHAR = 0.4;
 const W_DIM = 0.5;
+/**
+ * Dimensions that measure (time, size, share, repetitions): they say little about the subject. The
+ * others name what is counted (approvals, replicas, connections, reviewers) and weigh as a word.
+ */
+const MEASURES = new Set(['time', 'bytes', 'percent', 'lines', 'chars', 'times', 'px', 'items', 'requests']);
 
 const SENTENCE = /[;!?。；！？\n]+|\.(?=\s|$)|\s[-–—]\s|——/;
 const CONJ = new Set(['and', 'but', 'or', 'then', '并且', '且', '但', '并', '同时', '而且', '但是', '然后']);
@@ -284,12 +289,24 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
       const fact = numbers[u.index];
       b.nums.push({ fact, at });
       // A measured quantity is part of the subject ("30 seconds" is about time).
-      if (fact.dim !== 'n' && fact.dim !== 'version') addTerm(b, f, `dim:${fact.dim}`, W_DIM, fact.text);
+      if (fact.dim !== 'n' && fact.dim !== 'version') {
+        addTerm(b, f, `dim:${fact.dim}`, MEASURES.has(fact.dim) ? W_DIM : W_WORD, fact.text);
+        // "two approvals": the counted thing is also the topic word the other text may use alone.
+        const counted = MEASURES.has(fact.dim) ? undefined : unitConcept(fact.text);
+        if (counted) addTerm(b, f, counted, W_CONCEPT, fact.text);
+      }
     }
     prevSurface = u.kind === 'lex' || u.kind === 'word' || u.kind === 'han' ? u.surface : '';
   });
   finish(b, f);
 }
+
+/** Concepts that qualify a noun rather than name it: 外部服务 is any external service, not one called "external". */
+const MODIFIERS = new Set(
+  ['external', 'local', 'remote', 'global', 'public', 'private', 'new', 'old', 'async', 'sync', 'core', 'share'].map(
+    (w) => latinKey(w) ?? w,
+  ),
+);
 
 /** Chinese nouns that an ordinary word before them turns into a name: 通知服务, 支付模块, 管理后台应用. */
 const HAN_NAMED = new Set(['服务', '微服务', '模块', '应用', '集群']);
@@ -302,6 +319,14 @@ function namesScope(last: NonNullable<Builder['lastTerm']>, noun: string): boole
   if (!last.han) return true;
   if (last.terms.every((t) => t.startsWith('h:') && t.length === 3)) return false;
   return HAN_NAMED.has(noun);
+}
+
+/** The concept of the unit word a number was written with ("2 approvals" → approve), if any. */
+function unitConcept(text: string): string | undefined {
+  const word = text.split(/\s+/).pop() ?? '';
+  const key = latinKey(word);
+  const e = key ? lexicon().latin.get(key) : undefined;
+  return e?.concept && !e.stance && !e.generic ? e.concept : undefined;
 }
 
 function markStart(b: Builder, imperative: boolean) {
@@ -350,7 +375,8 @@ function lexUnit(
   }
   // An unknown word names a scope ("billing service"); a known English concept only after "the /
   // in / for" ("the admin app"), otherwise it is the subject ("published packages", "pin package versions").
-  const named = e.concept && !e.generic && !e.imperative && !e.choice && !e.concept.startsWith('t:');
+  const named =
+    e.concept && !e.generic && !e.imperative && !e.choice && !e.concept.startsWith('t:') && !MODIFIERS.has(e.concept);
   // Chinese names its services with ordinary words right before the noun (通知服务, 支付模块).
   const han = HAN_START.test(u.surface);
   b.lastTerm = named && (afterLead || han) && e.concept ? { terms: [e.concept], scopeable: true, han } : null;

@@ -266,6 +266,12 @@ export interface PairSignals {
   /** A shared term names a thing (a tool, a library, an identifier), not just a common word. */
   sharedName: boolean;
   /**
+   * Dice overlap of the texts with alternatives folded onto their set and scopes included: "use
+   * Jest for unit tests" and "unit tests run on Vitest" share their subject (a test runner for unit
+   * tests) though they share no word.
+   */
+  subject: number;
+  /**
    * `shared` and `covC` with each term weighted by its rarity in the corpus (see `rarityWeight`):
    * in a large corpus some entry always shares a few common words with any candidate.
    */
@@ -309,6 +315,21 @@ const weightOf = (m: ReadonlyMap<string, number>) => {
   return w;
 };
 const SIGNAL_RANK = { stance: 0, choice: 1, numeric: 2, contrast: 3 } as const;
+
+const SCOPE_WEIGHT = 0.5;
+
+function subjectOverlap(c: TextFeatures, d: TextFeatures): number {
+  const o = overlap(c.slot, d.slot);
+  let shared = o.shared;
+  let a = o.a;
+  let b = o.b;
+  for (const k of c.scopes) {
+    a += SCOPE_WEIGHT;
+    if (d.scopes.has(k)) shared += SCOPE_WEIGHT;
+  }
+  b += SCOPE_WEIGHT * d.scopes.size;
+  return a + b === 0 ? 0 : (2 * shared) / (a + b);
+}
 
 function rareOverlap(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, rarity: (t: string) => number) {
   let shared = 0;
@@ -390,6 +411,7 @@ export function comparePair(
     covD: cover(o.shared, o.b),
     novelMass: o.a - o.shared,
     shared: o.shared,
+    subject: subjectOverlap(c, d),
     rareShared: rare.shared,
     rareCovC: cover(rare.shared, rare.a),
     sharedName: [...c.terms.keys()].some((t) => (isName(t) || t.startsWith('t:')) && d.terms.has(t)),

@@ -300,6 +300,13 @@ export const CONCEPT_GROUPS_MORE: readonly string[] = [
   'fix|repair|修复|修正|修补',
   'model|模型',
   '~data|数据',
+  'node|node.js|nodejs',
+  'parameterized query|parameterized|prepared statement|bind parameter|参数化|参数化查询|预编译语句',
+  'statement|语句',
+  'concatenate|concatenation|string concatenation|拼接|字符串拼接',
+  'sql|结构化查询语言',
+  'hardcode|hard-code|hard code|hardcoded|hard-coded|硬编码|写死',
+  'url|地址',
   'before|前',
   'after|后',
 ];

@@ -116,6 +116,8 @@ export const ALTERNATIVES: readonly string[] = [
   'desktop-shell: electron, tauri, wails',
   'chart-lib: echarts, chart.js, recharts, highcharts',
   'py-dataframe: pandas, polars',
+  'base-image: alpine, debian, debian-slim, ubuntu, distroless, busybox',
+  'file-storage: s3, oss, gcs, minio, disk',
   'fold-state: expand, collapse',
   'visibility-state: visible, hidden',
   'log-level: trace level, debug level, info level, warn level, warning level, error level, fatal level',

@@ -173,7 +173,8 @@ export function scorePair(
     titleEq ||
     related ||
     sameHead ||
-    (p.conflict !== null && (p.concept >= THRESHOLDS.headTopic || p.covC >= THRESHOLDS.conflictCover)) ||
+    (p.conflict !== null &&
+      (p.concept >= THRESHOLDS.headTopic || p.covC >= THRESHOLDS.conflictCover || p.subject >= THRESHOLDS.topic)) ||
     p.concept >= THRESHOLDS.topic ||
     (p.rareCovC >= THRESHOLDS.containedCover && p.rareShared >= THRESHOLDS.subsetMass) ||
     (p.rareCovC >= THRESHOLDS.topicCover &&
