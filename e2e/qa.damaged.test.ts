@@ -55,5 +55,10 @@ describe('damaged ledger files are named once per line by the commands that list
     const invalid = reasons.find((r) => r.code === 'invalid-run');
     expect(invalid?.message.startsWith(`${file} is not a valid run.json`)).toBe(true);
     expect(invalid?.command).toContain(`fix or restore ${file}`);
+    const review = m(root, 'knowledge', 'review', S);
+    expect(review.code).toBe(0);
+    expectOneLocation(review.stderr, file);
+    expect(review.stdout).toContain('1 file(s) of this session could not be read');
+    expect(review.stdout).toContain('Nothing to review in the readable runs.');
   });
 });

@@ -78,7 +78,13 @@ export function renderReview(v: ReviewView): string {
       lines.push(yellow(`rewrote the damaged receipt of ${r.run_id}; the old bytes are in ${r.corrupt_copy}`));
     }
   }
-  if (c.candidates === 0) lines.push('Nothing to review.');
+  const unreadable = v.problems.filter((p) => p.severity === 'error').length;
+  if (unreadable) {
+    lines.push(
+      yellow(`${unreadable} file(s) of this session could not be read (named on stderr): their runs are not shown`),
+    );
+  }
+  if (c.candidates === 0) lines.push(unreadable ? 'Nothing to review in the readable runs.' : 'Nothing to review.');
   for (const cand of v.candidates) lines.push('', ...candidateLines(cand));
   return lines.join('\n');
 }
