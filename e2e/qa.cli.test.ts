@@ -124,6 +124,24 @@ describe('bad global input', () => {
   });
 });
 
+describe('text that starts with "-"', () => {
+  test('is explained (one line, no dumped YAML) and goes through after --', () => {
+    const dir = tmpDir();
+    runMaestro(['init'], { cwd: dir });
+    const yaml = runMaestro(['spec', 'add', 'coding', 'T', '---\ntitle: x\n---'], { cwd: dir });
+    expect(yaml.code).toBe(2);
+    expect(yaml.stderr.split('\n')[0]).toBe('error: an argument starting with "-" was read as an option: "---…"');
+    expect(yaml.stderr).toContain('after `--`');
+    const neg = runMaestro(['spec', 'add', 'coding', 'Limits', '-1 means unlimited'], { cwd: dir });
+    expect(neg.code).toBe(2);
+    expect(neg.stderr).toContain('goes after `--`');
+    const ok = runMaestro(['spec', 'add', 'coding', 'Limits', '--json', '--', '-1 means unlimited'], { cwd: dir });
+    expect(ok.code, ok.stderr).toBe(0);
+    const id = ok.json<{ sid: string }>().sid;
+    expect(runMaestro(['spec', 'show', id], { cwd: dir }).stdout).toContain('-1 means unlimited');
+  });
+});
+
 describe('file-system failures are environment errors naming the path (exit 3), not bugs', () => {
   test('a file where a directory is expected', () => {
     const dir = tmpDir();

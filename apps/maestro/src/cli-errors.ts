@@ -27,11 +27,20 @@ export function usageFromParseArgs(raw: string, known: readonly string[], path: 
     const flag = missing[1];
     return usageError(`${flag} needs a value`, `write ${flag} <value>, or ${flag}=<value> when it starts with "-"`);
   }
-  const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(raw);
+  const unknown = /^Unknown option '(-[^']*)'/.exec(raw);
+  if (unknown && (/\s/.test(unknown[1]) || !/^--?[\w-]+$/.test(unknown[1]))) {
+    // Not an option name at all: text that starts with "-" (a YAML block, a negative number...).
+    const first = unknown[1].split('\n')[0].slice(0, 40);
+    return usageError(
+      `an argument starting with "-" was read as an option: "${first}${first === unknown[1] ? '' : '…'}"`,
+      `put such text after \`--\` at the end (\`maestro ${path.join(' ')} ... -- "<text>"\`), or read it with --content-file`,
+    );
+  }
   if (unknown) {
     const typed = unknown[1].replace(/^-+/, '');
     const guess = closest(typed, known);
-    return usageError(`Unknown option '${unknown[1]}'`, guess ? `did you mean --${guess}? ${help}` : help);
+    const text = /^-[^-]/.test(unknown[1]) ? `; text that starts with "-" goes after \`--\` at the end` : '';
+    return usageError(`Unknown option '${unknown[1]}'`, `${guess ? `did you mean --${guess}? ` : ''}${help}${text}`);
   }
   const message = raw.replace(/\. To specify a positional.*$/s, '').replace(/\s*\n\s*/g, ' ');
   return usageError(message, help);
