@@ -109,8 +109,12 @@ function isCue(word: string): boolean {
 }
 
 /** NFKC, lower case, contractions spelled out, cue words in code dropped, quotes turned into spaces. */
+/** Standards written with a space before their number ("ISO 8601", "RFC 7807") as one word. */
+const STANDARD = /\b(iso|rfc|pep|cwe|cve|utf|sha|ecma|wcag|ieee)[ -]?(\d+)\b/gi;
+
 export function prepare(text: string): string {
   return quietCode(text)
+    .replace(STANDARD, '$1-$2')
     .normalize('NFKC')
     .toLowerCase()
     .replace(/\bcan['’]t\b/g, 'cannot')
@@ -164,13 +168,22 @@ function directive(units: Unit[]): boolean {
  * Comma fragments that carry no directive of their own ("In production," / "readable and
  * tested") belong to a neighbour: lead-ins to the next fragment, tails to the previous one.
  */
+function opensNegated(units: Unit[]): boolean {
+  const first = units.find((u) => !(u.kind === 'lex' && u.entry.stop && !u.entry.stance));
+  return first?.kind === 'lex' && first.entry.stance === 'neg';
+}
+
 function mergeFragments(fragments: Unit[][]): Unit[][] {
   const out: Unit[][] = [];
   let pending: Unit[] = [];
   for (const units of fragments) {
     if (units.length === 0) continue;
     if (directive(units)) {
-      out.push([...pending, ...units]);
+      // "Passwords are stored hashed, never in plain text": a fragment that opens with a negation
+      // restricts the statement before it; the statement stands as its own (affirmative) clause.
+      if (pending.some((u) => u.kind !== 'lex' || !u.entry.stop) && opensNegated(units)) {
+        out.push(pending, units);
+      } else out.push([...pending, ...units]);
       pending = [];
     } else pending.push(...units);
   }

@@ -301,6 +301,8 @@ export const CONCEPT_GROUPS_MORE: readonly string[] = [
   'model|模型',
   '~data|数据',
   'node|node.js|nodejs',
+  'rethrow|re-throw|重新抛出',
+  'salt|salted|加盐',
   'parameterized query|parameterized|prepared statement|bind parameter|参数化|参数化查询|预编译语句',
   'statement|语句',
   'concatenate|concatenation|string concatenation|拼接|字符串拼接',

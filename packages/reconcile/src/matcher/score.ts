@@ -75,6 +75,9 @@ export const THRESHOLDS = {
    * entry a duplicate of it, and a candidate mostly inside it a match at all.
    */
   subsetMass: 2,
+  /** For a short candidate: this share of its weight, but at least `shortMass`, instead. */
+  shortShare: 0.75,
+  shortMass: 1.3,
   /** Candidate covered this much by an entry (with `subsetMass` shared): said there, or about it. */
   containedCover: 0.5,
   /** Between `containedCover` and this, too close to call `related` and promote unreviewed. */
@@ -135,12 +138,14 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
   if (p.covC >= T.greyCandidateCover && p.concept >= T.greyConcept) return duplicate;
   // Named alike and saying much the same: a person should decide (safer than auto-promoting).
   if (title >= T.sameTitle && p.concept >= T.titledParaphrase) return duplicate;
+  // A short candidate cannot share two content words: most of what it has is enough.
+  const mass = Math.min(T.subsetMass, Math.max(T.shortMass, (p.shared + p.novelMass) * T.shortShare));
   // Everything the candidate says is somewhere in a longer entry: a restatement of part of it.
-  if (p.covC >= T.duplicateCandidateCover && p.rareShared >= T.subsetMass) return duplicate;
+  if (p.covC >= T.duplicateCandidateCover && p.rareShared >= mass) return duplicate;
   // Much of it is, or the two share a lot outright: a paraphrase our vocabulary only half
   // recognises, or a restatement that adds.
   if (
-    (p.rareCovC >= T.reviewCover && p.rareShared >= T.subsetMass) ||
+    (p.rareCovC >= T.reviewCover && p.rareShared >= mass) ||
     (p.concept >= T.sharedConcept && p.rareShared >= T.sharedMass)
   ) {
     // Unrecognised paraphrase also looks "new", so only a text that says it adds is an extension.
