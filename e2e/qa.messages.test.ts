@@ -64,6 +64,16 @@ describe('usage errors say what is wrong and what to type', () => {
     ));
 });
 
+describe('pack build --out', () => {
+  test('a file is bad input (exit 2), not an environment failure', () => {
+    usage(
+      ['pack', 'build', '--out', '.workflow/specs/coding-conventions.md'],
+      'is a file, not a directory',
+      '--out <new or empty directory>',
+    );
+  });
+});
+
 describe('search echoes a quoted phrase without doubled quotes', () => {
   test('"a phrase"', () => {
     const r = m('search', '"exponential backoff"');

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { inputError, isoDate, slugify } from '@maestro/core';
 import { version } from '../cli.js';
@@ -32,6 +33,11 @@ export const command: CommandModule = {
       });
     }
     const out = outFlag ? resolve(ctx.cwd, outFlag) : join(ctx.root, 'dist', 'agent-knowledge', name);
+    if (statSync(out, { throwIfNoEntry: false })?.isDirectory() === false) {
+      throw inputError('PACK_BUILD_OUT_NOT_DIR', `--out ${out} is a file, not a directory`, {
+        hint: 'pass --out <new or empty directory>',
+      });
+    }
     const [{ loadCorpus }, { planPackBuild, writePackBuild }] = await Promise.all([
       import('@maestro/spec'),
       import('@maestro/packs'),
