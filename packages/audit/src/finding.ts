@@ -43,7 +43,10 @@ export function finding(input: FindingInput): Finding {
 
 const STORE_ORDER: Record<FindingStore, number> = { spec: 0, knowhow: 1, pipeline: 2, usage: 3 };
 
-/** maestro-flow's order: priority, then store, then normalised target, then id. */
+/**
+ * maestro-flow's order: priority, then store, then normalised target, then id; findings on the same
+ * target (several problems in one file) are in line order, so a reader can walk the file top down.
+ */
 export function sortFindings(findings: Finding[]): Finding[] {
   const keyed = findings.map((f) => ({ f, t: normalizeText(f.target) }));
   keyed.sort(
@@ -51,6 +54,7 @@ export function sortFindings(findings: Finding[]): Finding[] {
       cmp(a.f.priority, b.f.priority) ||
       STORE_ORDER[a.f.store] - STORE_ORDER[b.f.store] ||
       cmp(a.t, b.t) ||
+      (a.f.line ?? 0) - (b.f.line ?? 0) ||
       cmp(a.f.id, b.f.id),
   );
   return keyed.map((k) => k.f);
