@@ -64,6 +64,16 @@ describe('usage errors say what is wrong and what to type', () => {
     ));
 });
 
+describe('listing warnings carry no second severity label', () => {
+  test('backlog --restore of an id that was not expired', () => {
+    const r = m('knowledge', 'backlog', '--restore', 'KDC-0123456789abcdef');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'warning: .workflow/sessions: KDC-0123456789abcdef was not restored: it is not a candidate rejected by --expire-observed\n',
+    );
+  });
+});
+
 describe('pack build --out', () => {
   test('a file is bad input (exit 2), not an environment failure', () => {
     usage(

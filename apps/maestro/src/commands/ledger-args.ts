@@ -1,4 +1,4 @@
-import { formatIssue, type Issue, inputError } from '@maestro/core';
+import { type Issue, inputError } from '@maestro/core';
 import type { ParsedArgs } from '../kit.js';
 
 /** A string option the command cannot run without (exit 2 naming the flag and an example). */
@@ -38,11 +38,13 @@ export function onePositional(args: ParsedArgs, what: string, usage: string): st
 }
 
 /**
- * A problem found while listing, as one stderr line that names its file once: readers often put the
- * file (and line) into the message already, so `formatIssue`'s `file:line: severity:` prefix is only
- * added when it is not there.
+ * A problem found while listing, as one stderr line (the CLI prefixes `warning: `) that names its
+ * file once: readers often put the file (and line) into the message already, so the `file:line:`
+ * prefix is only added when it is not there.
  */
 export function problemLine(p: Issue): string {
-  if (!p.message.includes(p.file)) return formatIssue(p);
-  return `${p.message}${p.hint ? ` (${p.hint})` : ''}`;
+  const hint = p.hint ? ` (${p.hint})` : '';
+  if (p.message.includes(p.file)) return `${p.message}${hint}`;
+  const where = `${p.file}${p.line !== undefined ? `:${p.line}${p.column !== undefined ? `:${p.column}` : ''}` : ''}`;
+  return `${where}: ${p.message}${hint}`;
 }
