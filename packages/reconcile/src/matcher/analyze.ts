@@ -56,6 +56,7 @@ const MEASURES = new Set(['time', 'bytes', 'percent', 'lines', 'chars', 'times',
 const SENTENCE = /[;!?。；！？\n]+|\.(?=\s|$)|\s[-–—]\s|——/;
 const CONJ = new Set(['and', 'but', 'or', 'then', '并且', '且', '但', '并', '同时', '而且', '但是', '然后']);
 const TAIL_END = new Set(['with', 'by', 'to', 'for', '为', '成']);
+const REPLACE_VERBS = new Set(['replace', 'replaces', 'replacing', '替换']);
 const DETERMINERS = new Set([
   'the',
   'a',
@@ -200,6 +201,8 @@ interface Builder {
   bounds: { dir: 'max' | 'min'; at: number }[];
   nums: { fact: Omit<NumberFact, 'bound'>; at: number }[];
   flips: number;
+  /** Opened by "replace X": a later "with Y" names the chosen thing (in "rather than X with Y", Y is part of X). */
+  replaceVerb: boolean;
   /** The clause says "prefer": a later "over" introduces the dispreferred thing. */
   prefers: boolean;
   imperative: boolean;
@@ -227,6 +230,7 @@ function newBuilder(forced: Stance | null = null): Builder {
     bounds: [],
     nums: [],
     flips: 0,
+    replaceVerb: false,
     prefers: false,
     imperative: false,
     hanVerb: false,
@@ -264,11 +268,17 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
       if (e.negTail) {
         finish(b, f);
         b = newBuilder('neg');
+        b.replaceVerb = REPLACE_VERBS.has(u.surface);
       } else if (u.surface === 'over' && b.prefers && b.clause.terms.size > 0) {
         // "prefer X over Y": Y is what is not preferred.
         finish(b, f);
         b = newBuilder('neg');
-      } else if (b.forced === 'neg' && TAIL_END.has(u.surface) && b.clause.terms.size > 0) {
+      } else if (
+        b.forced === 'neg' &&
+        TAIL_END.has(u.surface) &&
+        (b.replaceVerb || u.surface !== 'with') &&
+        b.clause.terms.size > 0
+      ) {
         // "replace X with Y": Y is the chosen one again.
         finish(b, f);
         b = newBuilder();

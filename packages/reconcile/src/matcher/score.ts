@@ -124,7 +124,9 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
   // Another member of an alternative the entry already chose (js-xss where it uses DOMPurify), in a
   // rule about the same thing: a different choice.
   if (p.addsAlternative && p.covC >= T.alternativeCover && p.shared >= T.alternativeMass) return 'potential_conflict';
-  const duplicate = p.scope === 'broader' ? 'extends' : 'semantic_duplicate';
+  // A restatement that generalises a scoped entry, or that says it adds something, extends it.
+  const adds = c.feats.adds && p.novelMass >= T.extendsNovelMass;
+  const duplicate = p.scope === 'broader' || adds ? 'extends' : 'semantic_duplicate';
   // The candidate restates the entry and adds real content: it extends it.
   if (p.covD >= T.extendsEntryCover && p.covC < T.duplicateCandidateCover && p.novelMass >= T.extendsNovelMass) {
     return 'extends';
@@ -149,7 +151,7 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
     (p.concept >= T.sharedConcept && p.rareShared >= T.sharedMass)
   ) {
     // Unrecognised paraphrase also looks "new", so only a text that says it adds is an extension.
-    return c.feats.adds && p.novelMass >= T.extendsNovelMass ? 'extends' : duplicate;
+    return duplicate;
   }
   return 'related';
 }

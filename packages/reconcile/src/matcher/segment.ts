@@ -113,21 +113,25 @@ const EXTENSIONS = new Set([
 ]);
 
 /**
- * The member a dotted identifier ends with (`client.ws.bufferedAmount` → `bufferedamount`), as a
- * second unit: one text writes `el.innerHTML`, its paraphrase `innerHTML`. Only concepts and
- * plain words, never cues (a member named `must` is not a modal verb).
+ * The member a dotted identifier ends with (`client.ws.bufferedAmount` → `bufferedamount`), or
+ * the head of a hyphenated compound (`keyboard-focusable` → focus), as a second unit: one text
+ * writes `el.innerHTML` or "keyboard-focusable", its paraphrase `innerHTML` or "focusable". Only
+ * concepts (and, for identifiers, plain words), never cues (a member named `must` is no modal).
  */
 function memberOf(w: string): Unit | null {
   const dot = w.lastIndexOf('.');
-  if (dot <= 0) return null;
-  const last = w.slice(dot + 1);
+  const dash = w.lastIndexOf('-');
+  const cut = Math.max(dot, dash);
+  if (cut <= 0) return null;
+  const last = w.slice(cut + 1);
   if (last.length < 3 || EXTENSIONS.has(last) || /^\d/.test(last)) return null;
   const key = stem(last);
   const entry = lexicon().latin.get(key);
   if (entry?.concept && !entry.stance && !entry.flip && !entry.scope && !entry.negTail && !entry.bound) {
     return { kind: 'lex', entry: { concept: entry.concept, generic: entry.generic }, surface: last };
   }
-  return entry ? null : { kind: 'word', term: `w:${key}`, surface: last };
+  // A compound's head that no list knows adds nothing a reader would match on.
+  return entry || cut === dash ? null : { kind: 'word', term: `w:${key}`, surface: last };
 }
 
 /** Length of the longest lexicon word starting at `at`, or 0. */

@@ -33,7 +33,7 @@ export function exactKey(text: string): string {
 export function exactKeyOfNormal(norm: string): string {
   const plain =
     norm.includes('**') || norm.includes('__') ? norm.replace(EMPHASIS, '').replace(/\s+/g, ' ').trim() : norm;
-  const bare = plain.replace(TRAILING, '');
+  const bare = plain.replace(TRAILING, '').trimEnd();
   return sha256(bare.replace(LOOSE_SPACE, ''));
 }
 
