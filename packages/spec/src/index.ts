@@ -76,6 +76,7 @@ export {
   supersedeEntry,
 } from './spec-lifecycle.js';
 export type { SpecAttribute } from './spec-tag.js';
-export { derivedSpecId, specFileEntries, splitKeywords } from './spec-view.js';
+export { splitKeywords } from './spec-text.js';
+export { derivedSpecId, specFileEntries } from './spec-view.js';
 export type { FileWrite, RecoveredEdit, WriteOptions } from './write.js';
 export { editCorpus, recoverSpecEdit, requireWorkflow, SPEC_INTENT_FILE } from './write.js';

@@ -94,13 +94,15 @@ export type SegmentSink = (segment: SpecSegment) => void;
 export function scanSpecFile(
   text: string,
   path: string,
-  open: (frontmatter: Frontmatter | null) => SegmentSink,
+  openSink: (frontmatter: Frontmatter | null) => SegmentSink,
 ): { frontmatter: Frontmatter | null; issues: Issue[] } {
   const issues: Issue[] = [];
   const lines = new LineIndex(text);
   const at = (offset: number) => lines.at(offset);
+  const issue = (offset: number, severity: Issue['severity'], code: string, message: string, hint: string) =>
+    issues.push({ severity, code, message, hint, file: path, ...at(offset) });
   const frontmatter = readFrontmatter(text, path, at, issues);
-  const sink = open(frontmatter);
+  const sink = openSink(frontmatter);
   if (frontmatter) sink({ kind: 'text', raw: text.slice(0, frontmatter.end) });
   let textStart = frontmatter ? frontmatter.end : 0;
   let pos = textStart;
@@ -109,37 +111,26 @@ export function scanSpecFile(
     if (open === -1) break;
     const tag = scanOpenTag(text, open, decodeEntities);
     if (!tag) {
-      issues.push({
-        severity: 'error',
-        code: 'SPEC_TAG_MALFORMED',
-        message: 'malformed <spec-entry> opening tag (no closing > before a blank line or the end); kept as text',
-        hint: 'close the opening tag with > and quote every attribute value',
-        file: path,
-        ...at(open),
-      });
+      issue(
+        open,
+        'error',
+        'SPEC_TAG_MALFORMED',
+        'malformed <spec-entry> opening tag (no closing > before a blank line or the end); kept as text',
+        'close the opening tag with > and quote every attribute value',
+      );
       pos = open + OPEN.length;
       continue;
     }
-    for (const p of tag.problems) {
-      issues.push({
-        severity: 'warning',
-        code: 'SPEC_TAG_ATTRIBUTE',
-        message: p.message,
-        hint: p.hint,
-        file: path,
-        ...at(p.offset),
-      });
-    }
+    for (const p of tag.problems) issue(p.offset, 'warning', 'SPEC_TAG_ATTRIBUTE', p.message, p.hint);
     const { close, bodyEnd } = findClose(text, tag.end);
     if (!close) {
-      issues.push({
-        severity: 'error',
-        code: 'SPEC_ENTRY_UNCLOSED',
-        message: '<spec-entry> has no closing </spec-entry>; its body runs to the next entry or the end of the file',
-        hint: 'add </spec-entry> after the entry body',
-        file: path,
-        ...at(open),
-      });
+      issue(
+        open,
+        'error',
+        'SPEC_ENTRY_UNCLOSED',
+        '<spec-entry> has no closing </spec-entry>; its body runs to the next entry or the end of the file',
+        'add </spec-entry> after the entry body',
+      );
     }
     pushText(sink, text.slice(textStart, open), textStart, at, path, issues);
     const { line, column } = at(open);
