@@ -56,6 +56,30 @@ describe('usage errors say what is wrong and what to type', () => {
       '(got "maybe")',
       'maestro knowledge review',
     ));
+  test('review --resolve together with --all-as', () =>
+    usage(
+      ['knowledge', 'review', '20260101-s', '--resolve', 'KDC-0123456789abcdef', '--all-as', 'unique', '--reason', 'r'],
+      '--resolve and --all-as are exclusive',
+      'one at a time',
+    ));
+  test('review --all-as with --target', () =>
+    usage(
+      [
+        'knowledge',
+        'review',
+        '20260101-s',
+        '--all-as',
+        'unique',
+        '--disposition',
+        'related',
+        '--target',
+        'S-1',
+        '--reason',
+        'r',
+      ],
+      '--target does not go with --all-as',
+      'drop --target',
+    ));
   test('review --all-as with an unknown disposition', () =>
     usage(
       ['knowledge', 'review', '20260101-s', '--all-as', 'unique', '--disposition', 'bogus', '--reason', 'r'],

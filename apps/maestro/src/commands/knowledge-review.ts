@@ -56,7 +56,11 @@ function resolveRequest(args: ParsedArgs) {
       hint: 'run `maestro knowledge review <session> --refresh` first',
     });
   }
-  if (ids.length && allAs !== undefined) throw inputError('USAGE', '--resolve and --all-as are exclusive');
+  if (ids.length && allAs !== undefined) {
+    throw inputError('USAGE', '--resolve and --all-as are exclusive', {
+      hint: 'resolve named candidates with --resolve, or every candidate of one verdict with --all-as, one at a time',
+    });
+  }
   if (reason === undefined) {
     throw inputError('USAGE', `${ids.length ? '--resolve' : '--all-as'} requires --reason "<why>"`, {
       hint: `usage: ${usage}`,
@@ -67,7 +71,9 @@ function resolveRequest(args: ParsedArgs) {
     return { candidateIds: ids, choice: choiceOf(as, '--as'), target: optionalString(args, 'target'), reason };
   }
   if (args.values.target !== undefined) {
-    throw inputError('USAGE', '--target does not go with --all-as: each candidate keeps its own canonical target');
+    throw inputError('USAGE', '--target does not go with --all-as: each candidate keeps its own canonical target', {
+      hint: 'drop --target, or resolve that candidate alone with --resolve <cid> --target <id>',
+    });
   }
   return {
     all: { disposition: dispositionOf(optionalString(args, 'disposition')) },

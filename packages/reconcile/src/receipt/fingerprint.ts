@@ -37,7 +37,10 @@ export function corpusFiles(layout: WorkflowLayout): string[] {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        throw environmentError('READ_FAILED', `cannot list ${dir}: ${(err as Error).message}`, { cause: err });
+        throw environmentError('READ_FAILED', `cannot list ${dir}: ${(err as Error).message}`, {
+          hint: 'check that the directory is readable by this user',
+          cause: err,
+        });
       }
     }
     for (const name of names.sort()) out.push(`${prefix}/${name}`);
@@ -92,7 +95,10 @@ function fingerprintSync(layout: WorkflowLayout): {
       st = statSync(abs, { bigint: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed while we listed: a change anyway
-      throw environmentError('READ_FAILED', `cannot stat ${abs}: ${(err as Error).message}`, { cause: err });
+      throw environmentError('READ_FAILED', `cannot stat ${abs}: ${(err as Error).message}`, {
+        hint: 'check that the file is readable by this user',
+        cause: err,
+      });
     }
     const size = Number(st.size);
     const mtimeNs = st.mtimeNs.toString();

@@ -174,6 +174,9 @@ function pick(ctx: SessionReceipts, req: ResolveRequest, sessionId: string): Sum
       throw refusedError(
         'CANDIDATE_PROMOTED',
         `${c.candidate_id} is already ${c.status} (${c.promoted_id}); nothing to resolve`,
+        {
+          hint: `see it with \`maestro session show ${sessionId}\`; to change the entry, edit it with \`maestro spec\` or \`maestro knowhow\``,
+        },
       );
     }
   }
