@@ -18,7 +18,7 @@ import type {
  * The matcher's identity. Receipts record it and compare it as a freshness fence, so bump it
  * whenever a change here, in the lexicon or in a threshold can change a verdict.
  */
-export const MATCHER_REVISION = 'maestro-match/1.0';
+export const MATCHER_REVISION = 'maestro-match/1.1';
 
 export const MATCH_LIMIT = 12;
 export const FAMILY_LIMIT = 2;
