@@ -5,7 +5,7 @@ import { dim, green } from '../style.js';
 import { listOption, positionals, readContent, stringOption, writeOptions } from './spec-cli.js';
 
 const usage =
-  'maestro knowhow add <type> <title> [content] [--content-file F|-] [--keywords a,b] [--category c] [--id explicit-id]';
+  'maestro knowhow add <type> <title> [content] [--content-file F|-] [--keywords a,b] [--category c] [--description d] [--id explicit-id]';
 
 export const command: CommandModule = {
   usage,

@@ -27,7 +27,7 @@ export const command: CommandModule = {
     'allow-unknown': 'record ids that are not in the corpus instead of refusing',
   },
   examples: [
-    'maestro knowledge record S-20260101-ab12 knowhow-retry-fetch --signal validated --source search --evidence artifact:test.log --session 20260101-auth --run 20260101-001-plan',
+    'maestro knowledge record S-20260101-ab12 knowhow-tip-20260101-retry-fetch --signal validated --source search --evidence artifact:test.log --session 20260101-auth --run 20260101-001-plan',
   ],
   needsWorkflow: true,
   async run(ctx, args) {

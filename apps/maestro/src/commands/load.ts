@@ -23,7 +23,7 @@ export const command: CommandModule = {
   },
   examples: [
     'maestro load --id S-20260101-ab12',
-    'maestro load --id S-20260101-ab12,knowhow-retry-fetch --session 20260101-auth --run 20260101-001-plan',
+    'maestro load --id S-20260101-ab12,knowhow-tip-20260101-retry-fetch --session 20260101-auth --run 20260101-001-plan',
   ],
   needsWorkflow: true,
   async run(ctx, args) {

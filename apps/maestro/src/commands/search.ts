@@ -5,7 +5,8 @@ import { type SearchOptions, type SearchResult, search } from '@maestro/search/s
 import type { CommandModule, ParsedArgs } from '../kit.js';
 import { bold, cyan, dim, yellow } from '../style.js';
 
-const usage = 'maestro search <query...> [--type spec|knowhow] [--category c] [--tag k]... [--limit n] [--offset n]';
+const usage =
+  'maestro search <query...> [--type spec|knowhow] [--category c] [--tag k]... [--status s] [--include-deprecated] [--limit n] [--offset n] [--mode balanced|relevance] [--read-only]';
 
 /** The query as typed, in quotes that do not clash with a quoted phrase inside it. */
 function quoted(query: string): string {
