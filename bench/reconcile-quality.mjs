@@ -2,7 +2,7 @@
 //   node bench/reconcile-quality.mjs [--cases <dir>] [--json] [--out <file.md>] [--failures]
 // Each case file is JSON `{ cases: [...] }` (see bench/reconcile-cases/README.md). Prints per-disposition
 // precision/recall/F1, macro-F1, canonical-target accuracy and the safety error, for all cases and per
-// set (`heldout-*.json` files are held-out round 2, the rest the dev set); writes
+// set (`heldout-*.json` / `heldout3-*.json` are held-out rounds 2 and 3, the rest the dev set); writes
 // bench/results/reconcile-quality.{md,json} when run on the default case directory (or to --out).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -39,7 +39,8 @@ const DEFAULT_ELIGIBILITY = {
   potential_conflict: 'review_required',
   supersede_candidate: 'review_required',
 };
-const setOf = (file) => (file.startsWith('heldout-') ? 'held-out round 2' : 'dev set');
+const setOf = (file) =>
+  file.startsWith('heldout3-') ? 'held-out round 3' : file.startsWith('heldout-') ? 'held-out round 2' : 'dev set';
 
 function loadCases(dir) {
   const out = [];
