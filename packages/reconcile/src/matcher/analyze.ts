@@ -291,7 +291,10 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
       const current = b.stances.some((s) => s.pol === 'neg') ? 'neg' : 'pos';
       // A flip verb after a conjunction starts its own clause too: "log a warning and skip the send".
       const opposite = (e.stance !== undefined && e.stance !== current) || (e.flip !== undefined && b.flips === 0);
-      if (opposite && CONJ.has(prevSurface) && b.clause.terms.size > 0) {
+      // A flip verb after other content in a clause with no stance word governs only what follows:
+      // "have the callback skip cleanup" skips cleanup, not the callback.
+      const lateFlip = e.flip !== undefined && b.flips === 0 && b.stances.length === 0;
+      if (b.clause.terms.size > 0 && ((opposite && CONJ.has(prevSurface)) || lateFlip)) {
         finish(b, f);
         b = newBuilder();
       }
@@ -426,6 +429,8 @@ function finish(b: Builder, f: TextFeatures) {
   let stance: Stance = b.stances.some((s) => s.pol === 'neg') ? 'neg' : 'pos';
   if (b.flips % 2 === 1) stance = stance === 'pos' ? 'neg' : 'pos';
   c.stance = b.forced ?? stance;
-  c.explicit = b.forced !== null || b.stances.length > 0 || b.flips > 0 || b.imperative || b.hanVerb;
+  // A Chinese verb mid-sentence (发送, 记录) also appears in descriptions: only modals, negations,
+  // flips and a clause-opening imperative state a stance.
+  c.explicit = b.forced !== null || b.stances.length > 0 || b.flips > 0 || b.imperative;
   if (c.terms.size > 0 || c.numbers.length > 0) f.clauses.push(c);
 }

@@ -100,6 +100,8 @@ export function numericMismatch(a: readonly NumberFact[], b: readonly NumberFact
 
 /** A name: a word no word list knows (a tool, a product, a library). */
 const isName = (t: string) => t.startsWith('w:') && t.length > 5;
+/** A name that is a thing rules are about, not a reference such as a ticket id (SEC-001, M26). */
+const isThing = (t: string) => isName(t) && !/\d/.test(t);
 const hasNameCache = new WeakMap<Clause, boolean>();
 function hasName(c: Clause): boolean {
   let v = hasNameCache.get(c);
@@ -159,7 +161,7 @@ function specific(m: ReadonlyMap<string, number>): Map<string, number> {
  */
 function definite(c: Clause, container: Clause, strict: boolean): boolean {
   const terms = [...specific(c.slot).keys()];
-  if (terms.some((t) => t.startsWith('alt:') || isName(t))) return true;
+  if (terms.some((t) => t.startsWith('alt:') || isThing(t))) return true;
   if (terms.length < 2) return false;
   // For a stance, common words are only a subject when the container is about as specific, not a
   // long clause that happens to mention them among many other things.
@@ -167,7 +169,7 @@ function definite(c: Clause, container: Clause, strict: boolean): boolean {
 }
 
 const stated = (c: Clause) => c.explicit;
-const sharesName = (c: Clause, d: Clause) => keysOf(c).some((t) => isName(t) && d.slot.has(t));
+const sharesName = (c: Clause, d: Clause) => keysOf(c).some((t) => isThing(t) && d.slot.has(t));
 const permitsForbidden = (p: Clause, f: Clause) => p.permit && p.stance === 'pos' && f.stance === 'neg' && f.explicit;
 /**
  * A clause that can contradict a rule: one that states its stance, or a short one (rules are

@@ -303,6 +303,7 @@ export const CONCEPT_GROUPS_MORE: readonly string[] = [
   'node|node.js|nodejs',
   'rethrow|re-throw|重新抛出',
   'salt|salted|加盐',
+  'indispensable|缺一不可|必不可少|不可或缺',
   'parameterized query|parameterized|prepared statement|bind parameter|参数化|参数化查询|预编译语句',
   'statement|语句',
   'concatenate|concatenation|string concatenation|拼接|字符串拼接',

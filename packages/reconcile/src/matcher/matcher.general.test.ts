@@ -163,6 +163,29 @@ describe('stance', () => {
     expect(stances('Log a warning and skip the send.')).toEqual(['pos', 'neg']);
   });
 
+  it('lets a flip verb late in a clause without a stance govern only what follows', () => {
+    expect(stances('Set a flag first and have the exit callback skip cleanup.')).toEqual(['pos', 'neg']);
+    expect(stances('Tests must not skip the database.')).toEqual(['pos']);
+  });
+
+  it('reads 没有 as a negation and 缺一不可 as a word, not a prohibition', () => {
+    expect(stances('jsdom 里没有 navigator.clipboard。')).toEqual(['neg']);
+    expect(stances('三道校验缺一不可。')).toEqual(['pos']);
+  });
+
+  it('does not read a Chinese description with a verb mid-sentence as a stated rule', () => {
+    const [clause] = analyzeText('流式响应已发送 header 后 catch 块二次 writeHead 导致报错。').clauses;
+    expect(clause.explicit).toBe(false);
+    expect(analyzeText('禁止在 catch 里再次 writeHead。').clauses[0].explicit).toBe(true);
+  });
+
+  it('does not take a ticket id for the subject of a contradiction', () => {
+    const v = judge('The three checks are enforced for every endpoint (SEC-001).', [
+      entry('S-1', 'Checks', 'Review SEC-001 found the checks missing; none may be skipped.'),
+    ]);
+    expect(v.disposition).not.toBe('potential_conflict');
+  });
+
   it('keeps "X, never Y" affirmative for X', () => {
     expect(stances('Passwords are stored hashed, never in plain text.')).toEqual(['pos', 'neg']);
   });
@@ -239,6 +262,25 @@ describe('choices and values', () => {
       entry('S-1', 'xUnit + FluentAssertions 行为命名', '测试类命名为 {Subject}Tests，断言使用 Should() 风格。'),
     ]);
     expect(v.disposition).toBe('supersede_candidate');
+  });
+});
+
+describe('actions', () => {
+  it('lets a contest name a long entry that says what it contests', () => {
+    const v = judge(
+      'Registering slash commands as a flat array of command objects should be reconsidered.',
+      [
+        entry(
+          'S-1',
+          'Slash commands',
+          'Slash command menu items are registered as a flat array of command objects, each with a title, a ' +
+            'description, an editor command and an optional icon. Extensions push their commands to this array ' +
+            'during initialization, which keeps commands self-documenting and avoids hard-coding them.',
+        ),
+      ],
+      { action: 'contest' },
+    );
+    expect(v.disposition).toBe('potential_conflict');
   });
 });
 

@@ -112,7 +112,9 @@ function textStance(f: TextFeatures): 'pos' | 'neg' | null {
 function decide(c: View, action: CandidateAction, d: View, p: PairSignals, titleEq: boolean, title: number): Relation {
   const T = THRESHOLDS;
   if (c.store !== d.store) return 'related';
-  const named = titleEq || p.concept >= T.actionSubject;
+  // The target a contest or supersede names: same title, close overall, or mostly said there.
+  const named =
+    titleEq || p.concept >= T.actionSubject || (p.rareCovC >= T.reviewCover && p.rareShared >= T.subsetMass);
   if (action === 'contest' && named) return 'potential_conflict';
   if (action === 'supersede' && named) return 'supersede_candidate';
   // The same rule for another place (another environment, layer, service, path) is related. A
