@@ -86,7 +86,20 @@ const VALUES = [
 const LINES = fc.oneof(
   fc
     .tuple(
-      fc.constantFrom('title', 'type', 'k', 'k.e-y_1', '_x', 'constructor', '__proto__', '1a'),
+      fc.constantFrom(
+        'title',
+        'type',
+        'k',
+        'k.e-y_1',
+        '_x',
+        'constructor',
+        '__proto__',
+        '1a',
+        'null',
+        'true',
+        'Y',
+        'a-',
+      ),
       fc.constantFrom(...VALUES),
     )
     .map(([k, v]) => `${k}: ${v}`),
@@ -140,7 +153,7 @@ const QUOTED = fc.oneof(
 const VALUE = fc.oneof(SCALAR, QUOTED, fc.constantFrom(...VALUES));
 const SIMPLE_LINE = fc.oneof(
   fc
-    .tuple(fc.constantFrom('title', 'type', 'keywords', 'tags', 'created', 'a.b', 'x-y'), VALUE)
+    .tuple(fc.constantFrom('title', 'type', 'keywords', 'tags', 'created', 'a.b', 'x-y', 'null', 'on', '_'), VALUE)
     .map(([k, v]) => `${k}: ${v}`),
   fc.constantFrom('keywords:', 'tags:'),
   fc.tuple(fc.constantFrom('', '  ', '    '), VALUE).map(([i, v]) => `${i}- ${v}`),
@@ -205,5 +218,9 @@ describe('simpleYamlMapping', () => {
   it('declines what it does not model', () => {
     for (const text of ['a: 1\na: 2', '# c\na: b', 'a: b # c', 'a:\n  b: c', 'a: &x y', 'a: |\n  x', 'a: "\\x41"'])
       expect(simpleYamlMapping(text)).toBeUndefined();
+    // yaml rejects implicit keys over 1024 characters.
+    expect(simpleYamlMapping(`${'k'.repeat(1024)}: v\n`)).toEqual({ ['k'.repeat(1024)]: 'v' });
+    expect(viaYaml(`${'k'.repeat(1025)}: v\n`)).toBe('error');
+    expect(simpleYamlMapping(`${'k'.repeat(1025)}: v\n`)).toBeUndefined();
   });
 });

@@ -57,8 +57,9 @@ export function simpleYamlMapping(yaml: string): SimpleYaml | undefined {
     const m = KEY.exec(line);
     if (!m) return undefined;
     const key = m[1];
-    // Duplicates and names an object already answers (`constructor`, `__proto__`) go to `yaml`.
-    if (key in out) return undefined;
+    // Duplicates, names an object already answers (`constructor`, `__proto__`) and keys over
+    // YAML's 1024-character limit for implicit keys go to `yaml`.
+    if (key in out || key.length > 1024) return undefined;
     const rest = trimSpaces(m[2] ?? '');
     if (rest === '') {
       pendingKey = key;
