@@ -286,6 +286,11 @@ export interface PairSignals {
    * entry of the same stance: a candidate restating one bullet of a longer entry.
    */
   clauseMatch: number;
+  /**
+   * Best share of one substantial candidate clause that one entry clause of the same stance says:
+   * a candidate that restates one rule of a long entry and adds others.
+   */
+  clauseCover: number;
   scope: ScopeRelation;
   conflict: ClauseSignal | null;
   contrast: boolean;
@@ -309,6 +314,8 @@ function addsAlternative(c: TextFeatures, d: TextFeatures): boolean {
 }
 
 const MAX_CLAUSES = 16;
+/** Specific weight (two content words) a candidate clause needs to count as a restated rule. */
+const RESTATED_WEIGHT = 2;
 /** Share of the candidate's weight a clause must carry to speak for the whole candidate. */
 const MAIN_CLAUSE = 0.6;
 const weightOf = (m: ReadonlyMap<string, number>) => {
@@ -391,6 +398,7 @@ export function comparePair(
   let conflict: ClauseSignal | null = null;
   let contrast = false;
   let clauseMatch = 0;
+  let clauseCover = 0;
   const dClauses = d.clauses.slice(0, MAX_CLAUSES);
   // Only a replacement looks at the title: titles are noun phrases without a stance of their own.
   const titleClauses = c.supersede ? (dTitle?.clauses ?? []) : [];
@@ -398,8 +406,14 @@ export function comparePair(
     const main = weightOf(cc.slot) >= MAIN_CLAUSE * o.a;
     for (const dc of [...dClauses, ...titleClauses]) {
       const title = !dClauses.includes(dc);
-      if (main && !title && cc.stance === dc.stance) {
-        clauseMatch = Math.max(clauseMatch, diceOf(overlap(cc.slot, dc.slot)));
+      if (!title && cc.stance === dc.stance) {
+        const ov = overlap(cc.slot, dc.slot);
+        if (main) clauseMatch = Math.max(clauseMatch, diceOf(ov));
+        if (weightOf(specific(cc.slot)) >= RESTATED_WEIGHT) {
+          // In a large corpus, by rare words only: some clause always shares common ones.
+          const r = rarity ? rareOverlap(cc.slot, dc.slot, rarity) : ov;
+          if (r.shared >= RESTATED_WEIGHT) clauseCover = Math.max(clauseCover, cover(r.shared, r.a));
+        }
       }
       const s = compareClauses(cc, dc, c.display, title && dTitle ? dTitle.display : d.display);
       if (!s) continue;
@@ -418,6 +432,7 @@ export function comparePair(
     rareCovC: cover(rare.shared, rare.a),
     sharedName: [...c.terms.keys()].some((t) => (isName(t) || t.startsWith('t:')) && d.terms.has(t)),
     clauseMatch,
+    clauseCover,
     addsAlternative: addsAlternative(c, d),
     scope: scopeOf(c, d),
     conflict,

@@ -109,6 +109,22 @@ describe('long entries: a candidate inside a longer entry', () => {
     expect(v.disposition).toBe('related');
   });
 
+  it('reads a candidate that restates one rule of a long entry and adds others as an extension', () => {
+    const v = judge(
+      'Every value interpolated into innerHTML must go through escapeHtml first. Enable the no-unsanitized ESLint rule in CI and block unescaped innerHTML assignments in review.',
+      [
+        entry(
+          'S-1',
+          'escapeHtml',
+          'Interpolations into innerHTML are easy to miss. Every value interpolated into innerHTML must go through ' +
+            'escapeHtml, static literals excepted. escapeHtml is a pure string replacement on the hot path. ' +
+            'Fixed four XSS spots in v3.7.7 (model option, site UI, event template icon, security hint).',
+        ),
+      ],
+    );
+    expect(v.disposition).toBe('extends');
+  });
+
   it('sends a short candidate mostly inside an entry to review (ZH)', () => {
     const v = judge('配置项可以直接写在代码里。', [
       entry('S-1', '配置', '配置项只能从环境变量读取，不得写死在代码里。'),

@@ -64,6 +64,8 @@ export const THRESHOLDS = {
   paraphrase: 0.62,
   /** A candidate that restates one clause (bullet) of a longer entry. */
   clauseDuplicate: 0.7,
+  /** Share of one candidate clause that one entry clause says: that rule is restated. */
+  clauseRestate: 0.7,
   /** Grey zone: most of the candidate inside the entry, with substantial overall overlap. */
   greyCandidateCover: 0.6,
   greyConcept: 0.5,
@@ -155,6 +157,8 @@ function decide(c: View, action: CandidateAction, d: View, p: PairSignals, title
     // Unrecognised paraphrase also looks "new", so only a text that says it adds is an extension.
     return duplicate;
   }
+  // One of its clauses says what one clause of the entry says: it restates that rule (and adds).
+  if (p.clauseCover >= T.clauseRestate) return p.novelMass >= T.extendsNovelMass ? 'extends' : duplicate;
   return 'related';
 }
 
