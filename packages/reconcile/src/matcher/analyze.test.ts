@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeText } from './analyze.js';
-import { compareScopes, numericMismatch } from './compare.js';
+import { numericMismatch } from './compare.js';
 import { corpusIndex } from './corpus-index.js';
 import { entry } from './matcher.fixture.js';
 import { reconcile } from './reconcile.js';
 import { retrieve } from './retrieve.js';
+import { compareScopes } from './scope.js';
 import { makeView, THRESHOLDS } from './score.js';
 import { stem } from './stem.js';
 

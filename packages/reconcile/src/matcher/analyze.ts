@@ -1,5 +1,6 @@
 import { extractNumbers, extractPaths, type NumberFact } from './extract.js';
 import { latinKey, lexicon } from './lexicon.js';
+import { prepare } from './prepare.js';
 import { segment, type Unit } from './segment.js';
 
 export type Stance = 'pos' | 'neg';
@@ -88,42 +89,6 @@ function opensCommand(units: Unit[], at: number): boolean {
 
 const ADDITIVE =
   /\b(?:also|additionally|in addition|as well|furthermore|moreover|on top of that|plus)\b|另外|此外|并且|而且|同时还|还要|还需|还必须|还应|还得|额外/i;
-
-const CODE_SPAN = /`([^`\n]+)`/g;
-
-/**
- * Inline code is an identifier, not prose: cue words inside it (`pragma: no cover`, `--no-verify`,
- * `must_use`) carry no stance, bound or replacement, so they are dropped from the span.
- */
-function quietCode(text: string): string {
-  return text.replace(CODE_SPAN, (_, body: string) => {
-    const words = body.split(/(\s+)/);
-    return ` ${words.map((w) => (isCue(w) ? ' ' : w)).join('')} `;
-  });
-}
-
-function isCue(word: string): boolean {
-  const key = latinKey(word);
-  if (!key || key.includes(' ')) return false;
-  const e = lexicon().latin.get(key);
-  return Boolean(e && (e.stance || e.negTail || e.split || e.bound || e.supersede || e.flip));
-}
-
-/** NFKC, lower case, contractions spelled out, cue words in code dropped, quotes turned into spaces. */
-/** Standards written with a space before their number ("ISO 8601", "RFC 7807") as one word. */
-const STANDARD = /\b(iso|rfc|pep|cwe|cve|utf|sha|ecma|wcag|ieee)[ -]?(\d+)\b/gi;
-
-export function prepare(text: string): string {
-  return quietCode(text)
-    .replace(STANDARD, '$1-$2')
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\bcan['’]t\b/g, 'cannot')
-    .replace(/\bwon['’]t\b/g, 'will not')
-    .replace(/\bshan['’]t\b/g, 'shall not')
-    .replace(/n['’]t\b/g, ' not')
-    .replace(/["'“”‘’`「」『』]/g, ' ');
-}
 
 export function analyzeText(text: string): TextFeatures {
   const features: TextFeatures = {
@@ -263,41 +228,7 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
   let prevSurface = '';
   units.forEach((u, at) => {
     if (u.kind === 'lex') {
-      const e = u.entry;
-      if (e.supersede) f.supersede = true;
-      if (e.negTail) {
-        finish(b, f);
-        b = newBuilder('neg');
-        b.replaceVerb = REPLACE_VERBS.has(u.surface);
-      } else if (u.surface === 'over' && b.prefers && b.clause.terms.size > 0) {
-        // "prefer X over Y": Y is what is not preferred.
-        finish(b, f);
-        b = newBuilder('neg');
-      } else if (
-        b.forced === 'neg' &&
-        TAIL_END.has(u.surface) &&
-        (b.replaceVerb || u.surface !== 'with') &&
-        b.clause.terms.size > 0
-      ) {
-        // "replace X with Y": Y is the chosen one again.
-        finish(b, f);
-        b = newBuilder();
-      } else if (e.split) {
-        finish(b, f);
-        b = newBuilder();
-      }
-      // "X and never Y": a conjunction followed by the opposite stance starts a new clause; a clause
-      // without an explicit stance affirms.
-      const current = b.stances.some((s) => s.pol === 'neg') ? 'neg' : 'pos';
-      // A flip verb after a conjunction starts its own clause too: "log a warning and skip the send".
-      const opposite = (e.stance !== undefined && e.stance !== current) || (e.flip !== undefined && b.flips === 0);
-      // A flip verb after other content in a clause with no stance word governs only what follows:
-      // "have the callback skip cleanup" skips cleanup, not the callback.
-      const lateFlip = e.flip !== undefined && b.flips === 0 && b.stances.length === 0;
-      if (b.clause.terms.size > 0 && ((opposite && CONJ.has(prevSurface)) || lateFlip)) {
-        finish(b, f);
-        b = newBuilder();
-      }
+      b = clauseBoundary(b, f, u, prevSurface);
       lexUnit(b, f, u, at, opensCommand(units, at), leadsScope(units, at));
     } else if (u.kind === 'word') {
       const initial = !b.started;
@@ -312,19 +243,57 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
       b.lastTerm = { terms: u.terms, scopeable: !u.terms.some((t) => b.clause.objects.has(t)), han: true };
       b.choicePending = 0;
     } else if (u.kind === 'num') {
-      const fact = numbers[u.index];
-      b.nums.push({ fact, at });
-      // A measured quantity is part of the subject ("30 seconds" is about time).
-      if (fact.dim !== 'n' && fact.dim !== 'version') {
-        addTerm(b, f, `dim:${fact.dim}`, MEASURES.has(fact.dim) ? W_DIM : W_WORD, fact.text);
-        // "two approvals": the counted thing is also the topic word the other text may use alone.
-        const counted = MEASURES.has(fact.dim) ? undefined : unitConcept(fact.text);
-        if (counted) addTerm(b, f, counted, W_CONCEPT, fact.text);
-      }
+      numberUnit(b, f, numbers[u.index], at);
     }
     prevSurface = u.kind === 'lex' || u.kind === 'word' || u.kind === 'han' ? u.surface : '';
   });
   finish(b, f);
+}
+
+/** The builder to continue with at a cue: the current one, or a new clause when the cue starts one. */
+function clauseBoundary(b: Builder, f: TextFeatures, u: Extract<Unit, { kind: 'lex' }>, prevSurface: string): Builder {
+  const e = u.entry;
+  if (e.supersede) f.supersede = true;
+  let next = b;
+  const restart = (forced: Stance | null) => {
+    finish(next, f);
+    next = newBuilder(forced);
+  };
+  if (e.negTail) {
+    restart('neg');
+    next.replaceVerb = REPLACE_VERBS.has(u.surface);
+  } else if (u.surface === 'over' && b.prefers && b.clause.terms.size > 0) {
+    // "prefer X over Y": Y is what is not preferred.
+    restart('neg');
+  } else if (
+    b.forced === 'neg' &&
+    TAIL_END.has(u.surface) &&
+    (b.replaceVerb || u.surface !== 'with') &&
+    b.clause.terms.size > 0
+  ) {
+    // "replace X with Y": Y is the chosen one again.
+    restart(null);
+  } else if (e.split) restart(null);
+  // "X and never Y": a conjunction followed by the opposite stance starts a new clause; a clause
+  // without an explicit stance affirms. A flip verb after a conjunction starts its own clause too
+  // ("log a warning and skip the send"), and so does one after other content in a clause with no
+  // stance word: "have the callback skip cleanup" skips cleanup, not the callback.
+  const current = next.stances.some((s) => s.pol === 'neg') ? 'neg' : 'pos';
+  const firstFlip = e.flip !== undefined && next.flips === 0;
+  const opposite = (e.stance !== undefined && e.stance !== current) || firstFlip;
+  const lateFlip = firstFlip && next.stances.length === 0;
+  if (next.clause.terms.size > 0 && ((opposite && CONJ.has(prevSurface)) || lateFlip)) restart(null);
+  return next;
+}
+
+function numberUnit(b: Builder, f: TextFeatures, fact: Omit<NumberFact, 'bound'>, at: number) {
+  b.nums.push({ fact, at });
+  if (fact.dim === 'n' || fact.dim === 'version') return;
+  // A measured quantity is part of the subject ("30 seconds" is about time).
+  addTerm(b, f, `dim:${fact.dim}`, MEASURES.has(fact.dim) ? W_DIM : W_WORD, fact.text);
+  // "two approvals": the counted thing is also the topic word the other text may use alone.
+  const counted = MEASURES.has(fact.dim) ? undefined : unitConcept(fact.text);
+  if (counted) addTerm(b, f, counted, W_CONCEPT, fact.text);
 }
 
 /** Concepts that qualify a noun rather than name it: 外部服务 is any external service, not one called "external". */

@@ -1,6 +1,6 @@
 import type { Corpus } from '@maestro/spec';
-import { prepare } from './analyze.js';
 import { lexicon } from './lexicon.js';
+import { prepare } from './prepare.js';
 import { makeView, type View } from './score.js';
 import { segment } from './segment.js';
 import { exactKey, matchNormalize, refTrigrams } from './text.js';
