@@ -34,6 +34,8 @@ describe('show output aligns every field', () => {
 });
 
 describe('usage errors say what is wrong and what to type', () => {
+  test('spec list --category with a category nobody uses', () =>
+    usage(['spec', 'list', '--category', 'nonsense'], 'unknown category "nonsense"', 'coding, arch'));
   test('knowhow list --type with a type nobody uses', () =>
     usage(['knowhow', 'list', '--type', 'nonsense'], 'unknown knowhow type "nonsense"', 'tip, template'));
   test('load with ids but no --id', () =>

@@ -1,4 +1,5 @@
-import { listSpecs, loadCorpus } from '@maestro/spec';
+import { inputError } from '@maestro/core';
+import { listSpecs, loadCorpus, SPEC_CATEGORIES } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { dim } from '../style.js';
 import { entrySummary, issueWarnings, positionals, stringOption } from './spec-cli.js';
@@ -18,10 +19,14 @@ export const command: CommandModule = {
   async run(ctx, args) {
     positionals(args, [], 0, usage);
     const corpus = loadCorpus(ctx.layout);
-    const entries = listSpecs(corpus, {
-      category: stringOption(args, 'category') ?? null,
-      includeDeprecated: args.values['include-deprecated'] === true,
-    });
+    const category = stringOption(args, 'category') ?? null;
+    const entries = listSpecs(corpus, { category, includeDeprecated: args.values['include-deprecated'] === true });
+    // A category outside the seven is still listed when entries carry it (maestro-flow projects do).
+    if (category !== null && entries.length === 0 && !(SPEC_CATEGORIES as readonly string[]).includes(category)) {
+      throw inputError('UNKNOWN_CATEGORY', `unknown category "${category}": no entry carries it`, {
+        hint: `use one of: ${SPEC_CATEGORIES.join(', ')} (or a category your entries use; see \`maestro spec list\`)`,
+      });
+    }
     const data = { entries: entries.map(entrySummary), count: entries.length, issues: corpus.issues };
     const width = Math.max(8, ...entries.map((e) => e.id.length));
     const lines = entries.map(
