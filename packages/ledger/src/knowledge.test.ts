@@ -235,3 +235,21 @@ describe('completeRun', () => {
     expect(r).toMatchObject({ status: 'sealed', report: { found: false }, knowledge: { staged_count: 0 } });
   });
 });
+
+describe('staging on a finished run names the next step that works', () => {
+  test('a sealed session says to start a new session, a running one to start a new run', async () => {
+    const sealed = tmpProject(
+      sessionTree({ sessionId: S, status: 'sealed', runs: [{ runId: R1, status: 'sealed' as const }] }),
+    );
+    await expect(stageKnowledge(workflowLayout(sealed), stage(), rt())).rejects.toThrow(
+      expect.objectContaining({ code: 'RUN_NOT_RUNNING', hint: expect.stringContaining('maestro session create') }),
+    );
+    const { layout } = project([{ runId: R1, status: 'sealed' as const }]);
+    await expect(stageKnowledge(layout, stage(), rt())).rejects.toThrow(
+      expect.objectContaining({
+        code: 'RUN_NOT_RUNNING',
+        hint: expect.stringContaining(`maestro run start --session ${S}`),
+      }),
+    );
+  });
+});

@@ -4,16 +4,30 @@ import { updateDelta } from './delta.js';
 import { type KnownIds, resolveKnowledgeIds } from './ids.js';
 import { readRun } from './run.js';
 import type { CandidateAction, InputSource, LedgerInput, RunRecord, Signal } from './schemas.js';
+import { readSession } from './session.js';
 import { actionConflict, checkStageInput, type RecordInput, recordInto, stageInto } from './stage.js';
 import { summarizeSession } from './summary.js';
 
-/** Staging and recording need a running run: completed and sealed runs are immutable. */
-export function assertRunAcceptsKnowledge(run: RunRecord): void {
+/**
+ * Staging and recording need a running run: completed and sealed runs are immutable. With `layout`
+ * the hint knows whether the session still takes runs (a sealed one does not: start a new session).
+ */
+export function assertRunAcceptsKnowledge(run: RunRecord, layout?: WorkflowLayout): void {
   if (run.status === 'running') return;
+  let sealed = false;
+  try {
+    sealed = layout !== undefined && readSession(layout, run.session_id).status === 'sealed';
+  } catch {
+    // a damaged session.json is reported by the commands that need it; keep the run hint
+  }
   throw refusedError(
     'RUN_NOT_RUNNING',
     `run ${run.run_id} is ${run.status}; completed and sealed runs are immutable, so stage and record must happen before the run completes`,
-    { hint: `start a new run: \`maestro run start --session ${run.session_id}\`` },
+    {
+      hint: sealed
+        ? `session ${run.session_id} is sealed too: start a new one with \`maestro session create\``
+        : `start a new run: \`maestro run start --session ${run.session_id}\``,
+    },
   );
 }
 
@@ -63,7 +77,7 @@ export async function stageKnowledge(
     source_kind: 'manual',
     evidence_refs: [`run:${req.run_id}`, ...(req.evidence ?? [])],
   });
-  assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id));
+  assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id), layout);
   const known: KnownIds = req.signal
     ? resolveKnowledgeIds(layout, req.signal_ids ?? [], { allowUnknown: req.allow_unknown === true })
     : { ids: [], unknown: [] };
@@ -75,7 +89,7 @@ export async function stageKnowledge(
     req.session_id,
     req.run_id,
     (delta) => {
-      assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id));
+      assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id), layout);
       const at = runtime.now().toISOString();
       outcome = stageInto(delta, input, at);
       if (req.signal) {
@@ -146,7 +160,7 @@ export async function recordKnowledge(
       hint: 'name the ids as printed by `maestro search` or `maestro spec list`, e.g. `maestro knowledge record S-20260101-ab12 --signal cited ...`',
     });
   }
-  assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id));
+  assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id), layout);
   const known = resolveKnowledgeIds(layout, req.knowledge_ids, { allowUnknown: req.allow_unknown === true });
   const inputs = await appendInputs(
     layout,
@@ -183,7 +197,7 @@ export async function appendInputs(
     sessionId,
     runId,
     (delta) => {
-      assertRunAcceptsKnowledge(readRun(layout, sessionId, runId));
+      assertRunAcceptsKnowledge(readRun(layout, sessionId, runId), layout);
       inputs = recordInto(delta, input, runtime.now().toISOString()).map((i) => structuredClone(i));
     },
     runtime,

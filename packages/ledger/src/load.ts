@@ -71,7 +71,7 @@ export async function loadKnowledge(layout: WorkflowLayout, req: LoadRequest, ru
     });
   }
   const attributed = req.session_id !== undefined && req.run_id !== undefined;
-  if (attributed) assertRunAcceptsKnowledge(readRun(layout, req.session_id!, req.run_id!));
+  if (attributed) assertRunAcceptsKnowledge(readRun(layout, req.session_id!, req.run_id!), layout);
   const corpus = loadCorpusFor(layout);
   const unknown: string[] = [];
   const deprecated: string[] = [];
