@@ -138,7 +138,7 @@ function definite(c: Clause, container: Clause, strict: boolean): boolean {
   if (terms.length < 2) return false;
   // For a stance, common words are only a subject when the container is about as specific, not a
   // long clause that happens to mention them among many other things.
-  return !strict || weightOf(specific(container.slot)) <= CONTAINER_RATIO * weightOf(specific(c.slot));
+  return !strict || specificWeight(container.slot) <= CONTAINER_RATIO * specificWeight(c.slot);
 }
 
 const stated = (c: Clause) => c.explicit;
@@ -150,7 +150,19 @@ const permitsForbidden = (p: Clause, f: Clause) => p.permit && p.stance === 'pos
  * sentence ("the root cause was that X changed Y, which ...") affirms nothing by default.
  */
 function ruleLike(c: Clause): boolean {
-  return c.explicit || weightOf(specific(c.slot)) <= IMPLICIT_RULE_WEIGHT;
+  return c.explicit || specificWeight(c.slot) <= IMPLICIT_RULE_WEIGHT;
+}
+
+const specificWeights = new WeakMap<ReadonlyMap<string, number>, number>();
+
+/** Total weight of the specific terms of a slot map, computed once per clause. */
+function specificWeight(m: ReadonlyMap<string, number>): number {
+  let w = specificWeights.get(m);
+  if (w === undefined) {
+    w = weightOf(specific(m));
+    specificWeights.set(m, w);
+  }
+  return w;
 }
 
 /** Overlap of the specific (non-generic) terms only. */
@@ -181,8 +193,15 @@ export const NAME_SWAP_COVER = 0.75;
 export const CHOICE_SUBJECT = 0.6;
 
 /** Compares one clause of the candidate with one clause of the entry. */
-export function compareClauses(c: Clause, d: Clause, cd: Display, dd: Display): ClauseSignal | null {
-  const o = overlap(c.slot, d.slot);
+export function compareClauses(
+  c: Clause,
+  d: Clause,
+  cd: Display,
+  dd: Display,
+  o: Overlap = overlap(c.slot, d.slot),
+): ClauseSignal | null {
+  // Clauses that share nothing say nothing about each other (and most pairs of a long entry do not).
+  if (o.shared === 0) return null;
   const sub = substitution(c, d);
   const alt = altMismatch(c, d, cd, dd);
   let { shared, a, b } = o;
@@ -298,6 +317,11 @@ const weightOf = (m: ReadonlyMap<string, number>) => {
 };
 const SIGNAL_RANK = { stance: 0, choice: 1, numeric: 2, contrast: 3 } as const;
 
+function sharesNamedTerm(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
+  for (const t of a.keys()) if (b.has(t) && (isName(t) || t.startsWith('t:'))) return true;
+  return false;
+}
+
 const SCOPE_WEIGHT = 0.5;
 
 function subjectOverlap(c: TextFeatures, d: TextFeatures): number {
@@ -349,16 +373,16 @@ export function comparePair(
     const main = weightOf(cc.slot) >= MAIN_CLAUSE * o.a;
     for (const dc of [...dClauses, ...titleClauses]) {
       const title = !dClauses.includes(dc);
+      const ov = overlap(cc.slot, dc.slot);
       if (!title && cc.stance === dc.stance) {
-        const ov = overlap(cc.slot, dc.slot);
         if (main) clauseMatch = Math.max(clauseMatch, diceOf(ov));
-        if (weightOf(specific(cc.slot)) >= RESTATED_WEIGHT) {
+        if (ov.shared >= RESTATED_WEIGHT && specificWeight(cc.slot) >= RESTATED_WEIGHT) {
           // In a large corpus, by rare words only: some clause always shares common ones.
           const r = rarity ? rareOverlap(cc.slot, dc.slot, rarity) : ov;
           if (r.shared >= RESTATED_WEIGHT) clauseCover = Math.max(clauseCover, cover(r.shared, r.a));
         }
       }
-      const s = compareClauses(cc, dc, c.display, title && dTitle ? dTitle.display : d.display);
+      const s = compareClauses(cc, dc, c.display, title && dTitle ? dTitle.display : d.display, ov);
       if (!s) continue;
       if (s.kind === 'contrast') contrast = true;
       else if (!conflict || SIGNAL_RANK[s.kind] < SIGNAL_RANK[conflict.kind]) conflict = s;
@@ -373,7 +397,7 @@ export function comparePair(
     subject: subjectOverlap(c, d),
     rareShared: rare.shared,
     rareCovC: cover(rare.shared, rare.a),
-    sharedName: [...c.terms.keys()].some((t) => (isName(t) || t.startsWith('t:')) && d.terms.has(t)),
+    sharedName: sharesNamedTerm(c.terms, d.terms),
     clauseMatch,
     clauseCover,
     addsAlternative: addsAlternative(c, d),
