@@ -244,8 +244,8 @@ describe('staging on a finished run names the next step that works', () => {
     await expect(stageKnowledge(workflowLayout(sealed), stage(), rt())).rejects.toThrow(
       expect.objectContaining({ code: 'RUN_NOT_RUNNING', hint: expect.stringContaining('maestro session create') }),
     );
-    const { layout } = project([{ runId: R1, status: 'sealed' as const }]);
-    await expect(stageKnowledge(layout, stage(), rt())).rejects.toThrow(
+    const running = tmpProject(sessionTree({ sessionId: S, runs: [{ runId: R1, status: 'sealed' as const }] }));
+    await expect(stageKnowledge(workflowLayout(running), stage(), rt())).rejects.toThrow(
       expect.objectContaining({
         code: 'RUN_NOT_RUNNING',
         hint: expect.stringContaining(`maestro run start --session ${S}`),
