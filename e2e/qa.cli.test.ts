@@ -71,6 +71,9 @@ describe('commands that need .workflow/ refuse without one and write nothing', (
       expect(r.stderr).toContain(`${join(dir, '.workflow')} is a file, not the .workflow/ directory`);
       expect(r.stderr).not.toContain('internal error');
     }
+    const hook = runMaestro(['context', 'how do we deploy'], { cwd: dir, env: { HOME: dir } });
+    expect(hook.code, hook.stderr).toBe(0);
+    expect(hook.stderr).toContain('is a file, not the .workflow/ directory; no specs served');
     expect(readTree(dir)).toEqual(before);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { inputError } from '@maestro/core';
 import type { ContextOutputData, ContextSpecInput } from '@maestro/packs';
 import type { Corpus } from '@maestro/spec';
@@ -29,6 +29,10 @@ async function relevantSpecs(
   prompt: string,
 ): Promise<{ specs: ContextSpecInput[]; warnings: string[] }> {
   if (!existsSync(ctx.layout.workflow)) return { specs: [], warnings: [] };
+  if (!statSync(ctx.layout.workflow).isDirectory()) {
+    // A hook must not fail the prompt: serve the packs and say why project knowledge is missing.
+    return { specs: [], warnings: [`${ctx.layout.workflow} is a file, not the .workflow/ directory; no specs served`] };
+  }
   const [{ search }, { loadCorpus }] = await Promise.all([import('@maestro/search'), import('@maestro/spec')]);
   let corpus: Corpus | null = null;
   const load = (layout: typeof ctx.layout) => {
