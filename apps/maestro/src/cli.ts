@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ExitCode } from '@maestro/core';
 import { type ErrorLike, environmentFromErrno, usageError, usageFromParseArgs } from './cli-errors.js';
-import { commandHelp, commandsUnder, nounHelp, suggest, topHelp } from './help.js';
+import { commandHelp, commandsUnder, nounHelp, suggestions, topHelp } from './help.js';
 import { type CommandContext, type CommandModule, GLOBAL_OPTIONS } from './kit.js';
 import { findCommand } from './registry.js';
 import { setColor } from './style.js';
@@ -145,10 +145,11 @@ async function unknownCommand(words: string[], io: CliIO, helpAsked: boolean, js
     return await printJsonError(usageError(`"maestro ${words[0]}" needs a command`, hint), io);
   }
   if (words.length === 0) throw usageError('expected a command before the options', 'run `maestro --help`');
-  const guess = suggest(words);
+  const names = suggestions(words).map((n) => `\`maestro ${n}\``);
+  const guess = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0];
   throw usageError(
     `unknown command "maestro ${words.join(' ')}"`,
-    `${guess ? `did you mean \`maestro ${guess}\`? ` : ''}run \`maestro --help\` for the list of commands`,
+    `${guess ? `did you mean ${guess}? ` : ''}run \`maestro --help\` for the list of commands`,
     'UNKNOWN_COMMAND',
   );
 }

@@ -76,6 +76,21 @@ export function distance(a: string, b: string): number {
  * The command closest to what was typed. Each command is compared with as many typed words as
  * it has, so trailing arguments (`maestro serach retry`) do not hide the typo.
  */
+/**
+ * The commands a mistyped command line probably meant: a bare verb (`maestro promote`) names every
+ * command ending in it; otherwise the closest command by edit distance, if any is close.
+ */
+export function suggestions(words: string[]): string[] {
+  const first = words[0];
+  const nouns = new Set(COMMANDS.filter((e) => e.path.length > 1).map((e) => e.path[0]));
+  if (first && !nouns.has(first)) {
+    const byVerb = COMMANDS.filter((e) => e.path.length > 1 && e.path[e.path.length - 1] === first);
+    if (byVerb.length > 0) return byVerb.map((e) => e.path.join(' '));
+  }
+  const guess = suggest(words);
+  return guess ? [guess] : [];
+}
+
 export function suggest(words: string[]): string | null {
   let best: { name: string; d: number; len: number } | null = null;
   for (const e of COMMANDS) {
