@@ -119,3 +119,11 @@ describe('a bare verb', () => {
     expect(add.err()).toContain('did you mean `maestro spec add` or `maestro knowhow add`?');
   });
 });
+
+describe('maestro help <command>', () => {
+  it('is the command help', async () => {
+    const t = io(tmpDir());
+    expect(await runCli(['help', 'spec', 'add'], t.cli)).toBe(0);
+    expect(t.out()).toContain('Usage: maestro spec add');
+  });
+});

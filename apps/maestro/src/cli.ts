@@ -105,6 +105,7 @@ async function checkJson(io: CliIO, command: string | null, doc: unknown): Promi
 }
 
 async function dispatch(argv: string[], io: CliIO & { progress(line: string): void }): Promise<ExitCode> {
+  if (argv[0] === 'help' && argv.length > 1) return dispatch([...argv.slice(1), '--help'], io);
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.stdout(`${topHelp(version())}\n`);
     return 0;
