@@ -125,7 +125,7 @@ export function buildIndex(
 
 export function docView(index: CorpusIndex, i: number): View {
   const doc = index.docs[i];
-  doc.view ??= makeView(doc.entry.store, doc.entry.title ?? '', doc.entry.content);
+  doc.view ??= makeView(doc.entry.store, doc.entry.title ?? '', doc.entry.content, doc.exact);
   return doc.view;
 }
 

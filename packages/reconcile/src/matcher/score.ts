@@ -15,12 +15,13 @@ export interface View {
   title: { tokens: Set<string>; grams: Set<string> };
 }
 
-export function makeView(store: 'spec' | 'knowhow', title: string, content: string): View {
+/** `exact` (an `exactKey` already computed, e.g. by the index) saves hashing the content again. */
+export function makeView(store: 'spec' | 'knowhow', title: string, content: string, exact?: string): View {
   const norm = matchNormalize(content);
   const titleNorm = matchNormalize(title);
   return {
     store,
-    exact: exactKeyOfNormal(norm),
+    exact: exact ?? exactKeyOfNormal(norm),
     titleKey: titleNorm,
     feats: analyzeText(content),
     titleFeats: analyzeText(title),
