@@ -65,6 +65,20 @@ describe('parseReport', () => {
     expect(issues.every((i) => i.file === 'runs/x/report.md' && i.hint)).toBe(true);
   });
 
+  test('an accepted decision or locked constraint without text is a problem, not silently dropped', () => {
+    const { value, issues } = parseReport(
+      report(
+        ['decisions:', '  - {text: "  ", status: accepted}', '  - ""', 'constraints:', '  - locked: ""', ''].join('\n'),
+      ),
+      'r.md',
+    );
+    expect(issues.map((i) => [i.line, i.message])).toEqual([
+      [3, 'decision 1 is accepted but its text is empty'],
+      [6, 'constraint 1 is locked but its text is empty'],
+    ]);
+    expect(value.map((i) => i.id)).toEqual(['D-2']);
+  });
+
   test('invalid YAML is one issue with its line', () => {
     const { issues } = parseReport(report('decisions:\n  - [unclosed\n'), 'r.md');
     expect(issues).toHaveLength(1);

@@ -61,8 +61,15 @@ export function parseReport(text: string, file: string): Parsed<ReportItem[]> {
       continue;
     }
     list.items.forEach((node, index) => {
-      const item = readItem(node as Node, kind, index, (m, h) => problem(lineOf((node as Node).range?.[0]), m, h));
-      if (item) items.push({ ...item, line: lineOf((node as Node).range?.[0]) });
+      const line = lineOf((node as Node).range?.[0]);
+      const item = readItem(node as Node, kind, index, (m, h) => problem(line, m, h));
+      if (!item) return;
+      // An accepted decision or locked constraint is meant to be staged; without text it cannot be.
+      if (item.text === '' && isStaged({ ...item, text: '-', line })) {
+        problem(line, `${kind} ${index + 1} is ${item.status} but its text is empty`, 'write the rule it states');
+        return;
+      }
+      items.push({ ...item, line });
     });
   }
   const seen = new Set<string>();
