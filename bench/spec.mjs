@@ -10,7 +10,7 @@
 // median of 3 at every size, and the table shows both; the metrics written stay this build's.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateCorpus } from './lib/gen-corpus.mjs';
@@ -101,6 +101,7 @@ function measure(root, entries) {
   }));
 }
 
+const load = loadavg()[0];
 const rows = [];
 const metrics = [];
 for (const entries of sizes) {
@@ -140,6 +141,7 @@ const md = [
   `of 3${baseline ? '' : ' at 10k, 1 run at 100k'}) and its peak RSS; *list* = \`maestro spec list --json\` wall time through the`,
   'binary, node start-up included; *list RSS* = the same CLI code path in a child process (`process.resourceUsage().maxRSS`);',
   '*add* = one `maestro spec add` (reads the corpus under the lock for sid uniqueness).',
+  `Load average at start: ${load.toFixed(1)} (${cpus().length} cores).`,
   ...(baseline
     ? [
         '',
