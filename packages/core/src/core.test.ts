@@ -70,6 +70,13 @@ describe('parseJsonText', () => {
       expect(e.message).toMatch(/^x\.json:3:\d+: invalid JSON/);
     }
   });
+  it('keeps the message on one line', () => {
+    try {
+      parseJsonText('{"a": 1,\n "b": [}', 'm.json');
+    } catch (err) {
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
   it('reports an empty file plainly', () => {
     expect(() => parseJsonText('', 'e.json')).toThrow(/the file is empty/);
   });

@@ -27,7 +27,9 @@ export function parseJsonText(text: string, file: string): unknown {
     const m = /position (\d+)/.exec(message);
     const offset = m ? Number(m[1]) : jsonErrorOffset(body);
     const at = lineColumnAt(body, offset);
-    const detail = body.trim() === '' ? 'the file is empty' : message.replace(/^JSON\.parse: /, '');
+    // One line: V8 quotes the broken source, newlines included.
+    const detail =
+      body.trim() === '' ? 'the file is empty' : message.replace(/^JSON\.parse: /, '').replace(/\s+/g, ' ');
     throw inputError('INVALID_JSON', `${file}${at ? `:${at.line}:${at.column}` : ''}: invalid JSON: ${detail}`, {
       hint: `fix or restore ${file}; nothing was written`,
       location: { file, ...(at ?? {}) },

@@ -43,6 +43,15 @@ describe('reading user files', () => {
     expect(err?.exitCode).toBe(2);
     expect(err?.message).toBe('--content-file not found: /nope/x.md');
   });
+  it('refuses a file that is not valid UTF-8 (exit 2) and reads a valid one', () => {
+    const dir = tmpDir();
+    writeFileSync(join(dir, 'bad.txt'), Buffer.from([0x61, 0xff, 0xfe, 0x62]));
+    expect(() => readUserFile(join(dir, 'bad.txt'), '--content-file')).toThrow(
+      /--content-file is not valid UTF-8 text/,
+    );
+    writeFileSync(join(dir, 'ok.txt'), '规则 ✓\r\n');
+    expect(readUserFile(join(dir, 'ok.txt'))).toBe('规则 ✓\r\n');
+  });
   it('returns null for a missing JSON file and names line and column of bad JSON', () => {
     const dir = tmpDir();
     expect(readJsonIfExists(join(dir, 'none.json'))).toBeNull();

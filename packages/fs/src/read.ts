@@ -12,10 +12,16 @@ export function readTextIfExists(path: string): string | null {
   }
 }
 
-/** Reads a text file the user named; a missing file is bad input (exit 2). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a text file the user named; a missing file is bad input (exit 2), and so is a file that
+ * is not valid UTF-8 (decoding it lossily would write U+FFFD into the user's knowledge).
+ */
 export function readUserFile(path: string, what = 'file'): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -26,6 +32,7 @@ export function readUserFile(path: string, what = 'file'): string {
     }
     if (code === 'EISDIR') {
       throw inputError('FILE_IS_DIRECTORY', `${what} is a directory, not a file: ${path}`, {
+        hint: 'name a file inside it instead',
         location: { file: path },
       });
     }
@@ -37,6 +44,14 @@ export function readUserFile(path: string, what = 'file'): string {
     }
     throw unreadable(path, err);
   }
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw inputError('FILE_NOT_UTF8', `${what} is not valid UTF-8 text: ${path}`, {
+      hint: 'convert it to UTF-8 (e.g. iconv -t UTF-8) and rerun; nothing was written',
+      location: { file: path },
+    });
+  }
 }
 
 /** Reads and parses a JSON file, or returns null when it does not exist. Syntax errors name file:line:col. */
@@ -46,5 +61,8 @@ export function readJsonIfExists(path: string): unknown | null {
 }
 
 function unreadable(path: string, err: unknown) {
-  return environmentError('READ_FAILED', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
+  return environmentError('READ_FAILED', `cannot read ${path}: ${(err as Error).message}`, {
+    hint: 'check that the file is readable and the disk is healthy',
+    cause: err,
+  });
 }
