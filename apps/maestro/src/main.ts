@@ -7,7 +7,18 @@ function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     process.stdin.on('data', (c: Buffer) => chunks.push(c));
-    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('end', () => {
+      try {
+        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+      } catch {
+        const err = Object.assign(new Error('standard input is not valid UTF-8 text'), {
+          code: 'STDIN_NOT_UTF8',
+          exitCode: 2,
+          hint: 'convert it to UTF-8 (e.g. iconv -t UTF-8) and rerun; nothing was written',
+        });
+        reject(err);
+      }
+    });
     process.stdin.on('error', reject);
   });
 }
