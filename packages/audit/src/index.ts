@@ -22,7 +22,7 @@ export type { CodeRef } from './rules-corpus.js';
 export { CONTESTED_STALE_DAYS, FRESHNESS_FLOOR, freshness, HALF_LIFE_DAYS, STALE_BELOW } from './rules-corpus.js';
 export type { PipelineProblem, PipelineSnapshot, SessionBacklog } from './rules-pipeline.js';
 export type { UsageSnapshot } from './rules-usage.js';
-export { concentration, GINI_MAX, MIN_ENTRIES, TOP10_SHARE_MAX } from './rules-usage.js';
+export { concentration, GINI_MAX, MIN_ENTRIES, MIN_EVENTS, TOP10_SHARE_MAX } from './rules-usage.js';
 export type {
   Applied,
   AuditBackupManifest,

@@ -10,6 +10,11 @@ export const GINI_MAX = 0.65;
  * rules need more active entries than this.
  */
 export const MIN_ENTRIES = 10;
+/**
+ * With few events the top ten hold them all by construction (one search shows ten entries), so
+ * concentration is judged only once there are at least this many events.
+ */
+export const MIN_EVENTS = 50;
 
 /** Counters per knowledge id; null when the counters are absent (not an error). */
 export interface UsageSnapshot {
@@ -54,7 +59,7 @@ export function usageFindings(
     ['exposure', exposure, usage.exposure],
     ['consumption', consumption, usage.consumption],
   ] as const) {
-    if (!counts || stats.events === 0 || stats.entries <= MIN_ENTRIES) continue;
+    if (!counts || stats.events < MIN_EVENTS || stats.entries <= MIN_ENTRIES) continue;
     const top = stats.top10_share ?? 0;
     const gini = stats.gini ?? 0;
     if (top <= TOP10_SHARE_MAX && gini <= GINI_MAX) continue;

@@ -302,6 +302,16 @@ describe('usage findings', () => {
     expect(audit({ entries: few, usage: { exposure: skewed, consumption: null } }).findings).toEqual([]);
   });
 
+  it('few events are never judged: one search shows ten entries, which is 100 % top-10 by construction', () => {
+    const oneSearch = new Map(many.slice(0, 10).map((e) => [e.id, 1]));
+    expect(
+      only(
+        audit({ entries: many, usage: { exposure: oneSearch, consumption: null } }).findings,
+        'exposure-concentration',
+      ),
+    ).toEqual([]);
+  });
+
   it('computes the Gini coefficient over all active entries', () => {
     const r = audit({ entries: many, usage: { exposure: new Map([[many[0].id, 10]]), consumption: null } });
     expect(r.usage.exposure.gini).toBeCloseTo(1 - 1 / 40, 4);
