@@ -28,7 +28,10 @@ export const command: CommandModule = {
       });
     }
     const data = { entries: entries.map(entrySummary), count: entries.length, issues: corpus.issues };
-    const width = Math.max(8, ...entries.map((e) => e.id.length));
+    const warnings = issueWarnings(corpus.issues);
+    if (ctx.json) return { data, text: '', warnings };
+    // reduce, not Math.max(...): a spread of 100k+ arguments can overflow the stack.
+    const width = entries.reduce((w, e) => Math.max(w, e.id.length), 8);
     const lines = entries.map(
       (e) =>
         `${e.id.padEnd(width)}  ${`[${e.category ?? '-'}]`.padEnd(11)} ${e.title}${e.status === 'deprecated' ? dim(' (deprecated)') : ''}${e.confidence === 'contested' ? ' [CONTESTED]' : ''}`,
@@ -38,6 +41,6 @@ export const command: CommandModule = {
         `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${corpus.issues.length ? `, ${corpus.issues.length} parse issue(s) on stderr` : ''}`,
       ),
     );
-    return { data, text: lines.join('\n'), warnings: issueWarnings(corpus.issues) };
+    return { data, text: lines.join('\n'), warnings };
   },
 };
