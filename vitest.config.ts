@@ -13,6 +13,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@maestro/source', ...defaultServerConditions] } },
   test: {
     testTimeout: 30_000,
+    // Most tests spawn the CLI and wait on child processes, so two workers keep both cores busy.
+    maxWorkers: 2,
     hookTimeout: 30_000,
     projects: [
       ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate'].map((p) =>
