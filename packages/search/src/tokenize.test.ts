@@ -67,8 +67,12 @@ describe('tokeniser', () => {
 
 describe('plain queries', () => {
   it('treat quotes as punctuation when phrases are off', () => {
-    const q = parseQuery('we "must" retry', { phrases: false });
+    const q = parseQuery('teams "must" retry', { phrases: false });
     expect(q.phrases).toEqual([]);
-    expect(q.terms).toEqual(['we', 'must', 'retry']);
+    expect(q.terms).toEqual(['team', 'must', 'retry']);
+  });
+
+  it('drops question words and pronouns, so a prompt matches on what it is about', () => {
+    expect(parseQuery('How do we store timestamps?', { phrases: false }).terms).toEqual(['store', 'timestamp']);
   });
 });

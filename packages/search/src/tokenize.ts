@@ -26,7 +26,9 @@ const ASCII_ALPHA = /^[a-z]+$/;
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'an and are as at be by for from has have in into is it its of on or that the their then there these ' +
-    'this those to was were which with'
+    'this those to was were which with ' +
+    // Question words and pronouns: agent prompts are questions ("how do we store timestamps?").
+    'we our us you your me my how what when where why who do does did'
   ).split(' '),
 );
 
