@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generateCorpus } from './lib/gen-corpus.mjs';
+import { generateCorpus, rng } from './lib/gen-corpus.mjs';
 import { median, writeResults } from './lib/report.mjs';
 
 const dist = (p) => pathToFileURL(resolve(import.meta.dirname, `../packages/${p}/dist/index.js`)).href;
@@ -27,18 +27,6 @@ const REPS = Number(process.env.BENCH_REPS ?? 3);
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const KS = [10, 100];
 const json = (v) => `${JSON.stringify(v, null, 2)}\n`;
-
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x100000000;
-  };
-}
 
 function candidates(entries, k) {
   const r = rng(42);

@@ -11,7 +11,7 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSyn
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { generateCorpus } from './lib/gen-corpus.mjs';
+import { generateCorpus, rng } from './lib/gen-corpus.mjs';
 import { percentile, writeResults } from './lib/report.mjs';
 
 const here = import.meta.dirname;
@@ -30,18 +30,6 @@ const coldCalls = Number(process.env.SEARCH_BENCH_COLD ?? QUERIES);
 const NOW = new Date('2026-09-01T00:00:00Z');
 const runtime = { now: () => NOW, randomBytes: (n) => new Uint8Array(n) };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x100000000;
-  };
-}
 
 /**
  * 200 queries drawn from entry titles (seeded): 1–3 words (60%), a quoted two-word phrase (10%),

@@ -40,7 +40,8 @@ const ZH = (
   '错误 边界 回退 网关 路由 处理器 中间件 接口 负载 请求 响应 事务 隔离 死锁 分区 淘汰 延迟 吞吐 配额'
 ).split(' ');
 
-function rng(seed) {
+/** Seeded xorshift32 in [0, 1): the benchmarks' one source of reproducible randomness. */
+export function rng(seed) {
   let s = seed >>> 0 || 0x9e3779b9;
   return () => {
     s ^= s << 13;
