@@ -201,13 +201,19 @@ const steps = [
   () => run(['knowledge', 'gate', '--all']),
 ];
 
+// The project is kept so the review page can be opened on it (`--clean` removes it instead).
+const keep = !process.argv.includes('--clean');
 let failed = false;
 try {
   for (const step of steps) step();
-  console.log(`\nDone. The demo project was ${project} (removed).`);
+  if (keep) {
+    say('Review in the browser: the backlog, each session side by side with its matches, entry history, audit.');
+    console.log(`\nnode ${bin} review serve --workflow-root ${project} --open`);
+    console.log(`\nDone. The demo project is ${project} (remove it with: rm -rf ${project}).`);
+  } else console.log(`\nDone. The demo project was ${project} (removed).`);
 } catch (err) {
   console.error(`\ndemo failed: ${err.message}`);
   failed = true;
 }
-rmSync(project, { recursive: true, force: true });
+if (!keep || failed) rmSync(project, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;

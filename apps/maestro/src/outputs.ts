@@ -46,4 +46,5 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'pack eval': ['pack-eval-output'],
   'pack build': ['pack-build-output'],
   context: ['context-output'],
+  'review serve': ['review-serve-output'],
 };
