@@ -32,7 +32,15 @@ export interface ReviewServer {
 
 const HOST = '127.0.0.1';
 const MAX_BODY = 1024 * 1024;
-const CSS = readFileSync(new URL('../assets/style.css', import.meta.url), 'utf8');
+/** The only static files: public, so refusal pages are styled too. */
+const ASSETS: Record<string, { type: string; body: string }> = {
+  '/assets/style.css': { type: 'text/css; charset=utf-8', body: asset('style.css') },
+  '/assets/icon.svg': { type: 'image/svg+xml', body: asset('icon.svg') },
+};
+
+function asset(name: string): string {
+  return readFileSync(new URL(`../assets/${name}`, import.meta.url), 'utf8');
+}
 
 /**
  * `maestro review serve`: the review page on 127.0.0.1 only. Every request passes the Host check;
@@ -99,8 +107,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: State): Prom
       'open the page at the 127.0.0.1 address `maestro review serve` printed',
     );
   const url = new URL(req.url ?? '/', `http://${HOST}:${s.port}`);
-  if (req.method === 'GET' && url.pathname === '/assets/style.css')
-    return send(res, 200, 'text/css; charset=utf-8', CSS);
+  const file = req.method === 'GET' ? ASSETS[url.pathname] : undefined;
+  if (file) return send(res, 200, file.type, file.body);
   const token = url.searchParams.get('token');
   if (token !== null) return exchangeToken(res, s.secrets, token, url.pathname);
   if (!same(cookieValue(req), s.secrets.session)) {

@@ -24,6 +24,7 @@ export function page({ title, body, flash, nav }: PageInput): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · maestro review</title>
 <link rel="stylesheet" href="/assets/style.css">
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
 </head>
 <body>
 <header class="top"><a class="brand" href="/">maestro review</a><nav>${tab('/', 'Backlog', 'backlog')}${tab('/audit', 'Audit', 'audit')}</nav></header>
