@@ -58,7 +58,14 @@ export function entryData(layout: WorkflowLayout, id: string): EntryPageData {
 function originOf(layout: WorkflowLayout, source: string | null): Origin | null {
   const m = source?.match(/^session:(.+):(KDC-[0-9a-f]{16})$/);
   if (!m) return null;
-  const origin: Origin = { session_id: m[1], candidate_id: m[2], runs: null, promoted_at: null, outcome: null };
+  const origin: Origin = {
+    session_id: m[1],
+    candidate_id: m[2],
+    runs: null,
+    promoted_at: null,
+    outcome: null,
+    decision: null,
+  };
   try {
     const s = summarizeSession(layout, m[1]);
     const c = s.candidates.find((x) => x.candidate_id === m[2]);
@@ -66,10 +73,25 @@ function originOf(layout: WorkflowLayout, source: string | null): Origin | null 
     origin.runs = (c?.run_ids ?? []).map((run_id) => ({ run_id, command: commands.get(run_id) ?? '?' }));
     origin.promoted_at = c?.promotion_receipt?.promoted_at ?? null;
     origin.outcome = c?.promotion_receipt?.outcome ?? null;
+    origin.decision = decisionOf(layout, m[1], m[2], c?.run_ids ?? []);
   } catch {
     // A session that is gone or damaged still names where the entry came from.
   }
   return origin;
+}
+
+/** The person's confirmed resolution of the candidate, from the first receipt that holds one. */
+function decisionOf(
+  layout: WorkflowLayout,
+  sessionId: string,
+  candidateId: string,
+  runs: string[],
+): Origin['decision'] {
+  for (const run of runs) {
+    const r = readReceipt(layout, sessionId, run)?.candidates.find((x) => x.candidate_id === candidateId)?.resolution;
+    if (r?.status === 'confirmed') return { choice: r.choice ?? null, reason: r.reason, resolved_at: r.resolved_at };
+  }
+  return null;
 }
 
 export async function auditData(layout: WorkflowLayout, runtime: Runtime) {

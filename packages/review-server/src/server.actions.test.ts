@@ -162,6 +162,13 @@ describe('review server actions (the CLI code paths)', () => {
     const { root, layout } = await reviewProject();
     client = await serve(layout);
     const csrf = await client.csrf();
+    const decided = await client.post(`/session/${S}/resolve`, [
+      ['csrf', csrf],
+      ['candidate', cid(PARAPHRASE)],
+      ['as', 'unique'],
+      ['reason', 'a rule of its own'],
+    ]);
+    expect(decided.status).toBe(303);
     const confirm = await (await client.get(`/session/${S}/promote`)).text();
     const digest = /name="digest" value="([0-9a-f]{64})"/.exec(confirm)![1];
     const ids = [...confirm.matchAll(/name="candidate" value="(KDC-[0-9a-f]{16})"/g)].map((m) => m[1]);
@@ -187,6 +194,8 @@ describe('review server actions (the CLI code paths)', () => {
     const entry = await (await client.get(`/entry/S-20260102-${cid(FLAGS).slice(4)}`)).text();
     expect(entry).toContain(`from session <a href="/session/${S}">${S}</a>, candidate <code>${cid(FLAGS)}</code>`);
     expect(entry).toContain('created on 2026-03-04');
+    const time = await (await client.get(`/entry/S-20260102-${cid(PARAPHRASE).slice(4)}`)).text();
+    expect(time).toContain('resolved by a person as unique on 2026-03-04: “a rule of its own”');
   });
 
   it('restores an audit backup; an unknown backup is 404', async () => {

@@ -26,7 +26,7 @@ export function backlogView(r: BacklogResult): Html {
 ${stat(c.pending, 'pending')}${stat(c.review_required, 'need review')}${stat(c.corroborated, 'corroborated')}${stat(
   c.observed,
   'observed once',
-)}${stat(c.unreconciled, 'not freshly reconciled')}${stat(c.sessions, 'sessions')}
+)}${stat(c.unreconciled, 'not freshly reconciled')}${stat(c.sessions, 'sessions in all')}
 </section>
 ${problems}
 <section class="card"><h2>By severity</h2>${severityCounts(r.items)}<h2>By age</h2>${ageCounts(r.items)}</section>

@@ -10,6 +10,8 @@ export interface Origin {
   runs: { run_id: string; command: string }[] | null;
   promoted_at: string | null;
   outcome: string | null;
+  /** The person's confirmed resolution recorded in the run's receipt, if any. */
+  decision: { choice: string | null; reason: string; resolved_at: string } | null;
 }
 
 export interface EntryPageData {
@@ -44,5 +46,8 @@ function originLine(o: Origin): Html {
     ? o.runs.map((r, i) => h`${i ? ', ' : ''}<code>${r.run_id}</code> (${r.command})`)
     : h`<span class="dim">session not readable</span>`;
   const when = o.promoted_at ? ` on ${o.promoted_at.slice(0, 10)}` : '';
-  return h`<br><span class="origin">${o.outcome ?? 'promoted'}${when} from session <a href="/session/${seg(o.session_id)}">${o.session_id}</a>, candidate <code>${o.candidate_id}</code>, staged by ${runs}</span>`;
+  const decision = o.decision
+    ? h`<br><span class="origin">resolved by a person${o.decision.choice ? ` as ${o.decision.choice}` : ''} on ${o.decision.resolved_at.slice(0, 10)}: “${o.decision.reason}”</span>`
+    : '';
+  return h`<br><span class="origin">${o.outcome ?? 'promoted'}${when} from session <a href="/session/${seg(o.session_id)}">${o.session_id}</a>, candidate <code>${o.candidate_id}</code>, staged by ${runs}</span>${decision}`;
 }
