@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { auditKnowledge } from '@maestro/audit';
 import { readReceipt, receiptIsFresh } from '@maestro/reconcile';
@@ -218,9 +218,20 @@ describe('review server actions (the CLI code paths)', () => {
     client = await serve(layout);
     const audit = await (await client.get('/audit')).text();
     expect(audit).toContain(`<input type="hidden" name="backup" value="${backup}">`);
+    const edited = join(root, '.workflow/specs/learnings.md');
+    writeFileSync(edited, `${readFileSync(edited, 'utf8')}\nan edit made after the apply\n`);
+    const refused = await client.post('/audit/restore', [
+      ['csrf', await client.csrf()],
+      ['backup', backup],
+    ]);
+    const refusal = await landed(client, refused);
+    expect(refusal).toContain('class="flash error"');
+    expect(refusal).toContain('<li>.workflow/specs/learnings.md</li>');
+    expect(readFileSync(edited, 'utf8')).toContain('an edit made after the apply');
     const r = await client.post('/audit/restore', [
       ['csrf', await client.csrf()],
       ['backup', backup],
+      ['force', '1'],
     ]);
     expect(await landed(client, r)).toContain(`Restored 2 file(s) from ${backup}.`);
     expect(specs(root)).toEqual(before);
@@ -229,5 +240,54 @@ describe('review server actions (the CLI code paths)', () => {
       ['backup', 'knowledge-audit-nope'],
     ]);
     expect([400, 404]).toContain(unknown.status);
+  });
+});
+
+describe('review server refusals of bad form input', () => {
+  it('an unknown choice or batch selection is 400 and writes nothing', async () => {
+    const { root, layout } = await reviewProject();
+    client = await serve(layout);
+    const csrf = await client.csrf();
+    const before = userFiles(root);
+    const badAs = await client.post(`/session/${S}/resolve`, [
+      ['csrf', csrf],
+      ['candidate', cid(WINSTON)],
+      ['as', 'maybe'],
+      ['reason', 'x'],
+    ]);
+    expect(badAs.status).toBe(400);
+    expect(await badAs.text()).toContain('must be one of duplicate, related, conflict, supersede, unique');
+    const badWhich = await client.post(`/session/${S}/batch`, [
+      ['csrf', csrf],
+      ['which', 'everything'],
+      ['as', 'unique'],
+      ['reason', 'x'],
+    ]);
+    expect(badWhich.status).toBe(400);
+    expect(await badWhich.text()).toContain('unknown batch selection');
+    const unknownCandidate = await client.post(`/session/${S}/resolve`, [
+      ['csrf', csrf],
+      ['candidate', 'KDC-0000000000000000'],
+      ['as', 'unique'],
+      ['reason', 'x'],
+    ]);
+    expect([400, 404]).toContain(unknownCandidate.status);
+    expect(userFiles(root)).toEqual(before);
+  });
+
+  it('a damaged receipt: the session page refuses naming it and offers the refresh that regenerates it', async () => {
+    const { root, layout } = await reviewProject();
+    client = await serve(layout);
+    const csrf = await client.csrf();
+    const path = join(root, `.workflow/sessions/${S}/runs/${R1}/knowledge-reconciliation.json`);
+    writeFileSync(path, '{ broken');
+    const r = await client.get(`/session/${S}`);
+    expect(r.status).toBe(400);
+    const html = await r.text();
+    expect(html).toContain('knowledge-reconciliation.json is damaged');
+    expect(html).toContain(`action="/session/${S}/refresh"`);
+    const refreshed = await client.post(`/session/${S}/refresh`, [['csrf', csrf]]);
+    expect(await landed(client, refreshed)).toContain('Refreshed:');
+    expect(JSON.parse(readFileSync(path, 'utf8')).schema_version).toBe('knowledge-reconciliation/1.0');
   });
 });

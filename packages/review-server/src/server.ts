@@ -15,6 +15,7 @@ import {
   sessionCookie,
 } from './security.js';
 import { errorPage, type Flash } from './views/layout.js';
+import { refreshForm } from './views/session.js';
 
 export interface ReviewServerOptions {
   /** 0 (the default) picks a free port. */
@@ -145,7 +146,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: State): Prom
   if (flashId) s.flashes.delete(flashId);
   const reply = await found.route
     .handle({ layout: s.layout, runtime: s.runtime, csrf: s.secrets.csrf, flash, form }, found.param)
-    .catch((err) => errorReply(err));
+    .catch((err) => errorReply(err, url.pathname.startsWith('/session/') ? found.param : null, s.secrets.csrf));
   respond(res, reply, s.flashes);
 }
 
@@ -179,12 +180,16 @@ function respond(res: ServerResponse, reply: Reply, flashes: Map<string, Flash>)
   res.end();
 }
 
+/** Receipt problems a refresh fixes: the refusal page then offers the refresh button. */
+const REFRESHABLE = new Set(['RECEIPT_CORRUPT', 'RECEIPT_STALE', 'RECEIPT_MISSING']);
+
 /** A refusal by a rule is 409, bad input 400 (404 for an unknown id), anything else 500. */
-function errorReply(err: unknown): Reply {
+function errorReply(err: unknown, sessionId: string | null, csrf: string): Reply {
   if (!isMaestroError(err)) throw err;
+  const action = sessionId !== null && REFRESHABLE.has(err.code) ? refreshForm(sessionId, csrf, true) : null;
   const status =
     err.exitCode === 1 ? 409 : err.exitCode === 2 ? (/UNKNOWN|NOT_FOUND|NO_SESSION/.test(err.code) ? 404 : 400) : 500;
-  return { kind: 'page', status, html: errorPage(status, err.message, err.hint ?? null) };
+  return { kind: 'page', status, html: errorPage(status, err.message, err.hint ?? null, action) };
 }
 
 function fail(res: ServerResponse, err: unknown): void {

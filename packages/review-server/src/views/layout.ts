@@ -45,12 +45,13 @@ function flashBox(f: Flash): Html {
 /** A hidden CSRF field; every form carries one. */
 export const csrfField = (csrf: string) => h`<input type="hidden" name="csrf" value="${csrf}">`;
 
-export function errorPage(status: number, message: string, hint: string | null): Html {
+/** A refusal, with the message and hint the CLI prints; `action` is a form that fixes it, when there is one. */
+export function errorPage(status: number, message: string, hint: string | null, action: Html | null = null): Html {
   return page({
     title: `Refused (${status})`,
     body: h`<section class="card refusal"><h1>Refused</h1><p class="message">${message}</p>${
       hint ? h`<p class="hint">${hint}</p>` : ''
-    }<p><a href="/">Back to the backlog</a></p></section>`,
+    }${action ? h`<div class="actions">${action}</div>` : ''}<p><a href="/">Back to the backlog</a></p></section>`,
   });
 }
 

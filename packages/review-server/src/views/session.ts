@@ -35,18 +35,32 @@ export function sessionView(d: SessionPageData, csrf: string): Html {
   )}${stat(v.counts.stale + v.counts.missing, 'stale or missing receipts')}</section>
 ${stale ? h`<div class="flash error" role="alert"><p>${v.counts.stale + v.counts.missing} candidate(s) have no fresh receipt: the corpus, the candidates or the matcher changed since reconciliation. Resolve and promote are disabled until you refresh (like <code>maestro knowledge review ${v.session_id} --refresh</code>).</p></div>` : ''}
 <section class="actions card">
-<form method="post" action="/session/${sid}/refresh">${csrfField(csrf)}<button class="${stale ? 'primary' : ''}" type="submit">Refresh receipts</button></form>
+${refreshForm(v.session_id, csrf, stale)}
 ${
   promotable && !stale
     ? h`<a class="button primary" href="/session/${sid}/promote">Promote eligible…</a>`
     : h`<span class="button disabled" aria-disabled="true">Promote eligible…</span>`
 }
 </section>
+${problems(v)}
 ${batchForm(v, csrf, stale)}
 ${v.candidates.length ? v.candidates.map((c) => card(c, d, csrf)) : h`<p class="empty">No open candidates in this session.</p>`}`;
 }
 
+/** `knowledge review <s> --refresh` as a button; the main one when receipts are stale. */
+export function refreshForm(sessionId: string, csrf: string, primary: boolean): Html {
+  return h`<form method="post" action="/session/${seg(sessionId)}/refresh">${csrfField(csrf)}<button class="${primary ? 'primary' : ''}" type="submit">Refresh receipts</button></form>`;
+}
+
 const stat = (n: number, label: string) => h`<div class="stat"><b>${n}</b><span>${label}</span></div>`;
+
+function problems(v: ReviewView): Html {
+  if (!v.problems.length) return h``;
+  return h`<section class="card warn"><h2>Could not read</h2><ul>${v.problems.map(
+    (p) =>
+      h`<li><code>${p.file}${p.line ? `:${p.line}` : ''}</code> ${p.message}${p.hint ? h` <span class="dim">${p.hint}</span>` : ''}</li>`,
+  )}</ul></section>`;
+}
 
 function batchForm(v: ReviewView, csrf: string, stale: boolean): Html {
   const present = DISPOSITIONS.filter((d) => v.candidates.some((c) => c.disposition === d));
