@@ -111,7 +111,7 @@ describe.skipIf(!CHROMIUM)(BROWSER_SUITE, () => {
     await close(o);
   });
 
-  it('renders an entry containing HTML as text: no script runs, no element is injected', async () => {
+  it('renders an entry containing HTML as text (no script runs, nothing injected); lays out at 1280 px and 390 px', async () => {
     const { root, ids } = reviewProject();
     const s = await serve(root);
     const ctx = await browser.newContext();
@@ -126,8 +126,19 @@ describe.skipIf(!CHROMIUM)(BROWSER_SUITE, () => {
     expect(await textOf(card.locator('p.text'))).toBe(HOSTILE);
     expect(await textOf(card.locator('h3'))).toBe('Escape <b>user</b> text');
     expect(await card.locator('img, script, b').count()).toBe(0);
-    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(violations).toEqual([]);
+    // Side by side at 1280 px; stacked, with nothing wider than the window, at 390 px.
+    const sides = page.locator(`article#${ids.conflict} .compare .side`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const [a, b] = [await sides.nth(0).boundingBox(), await sides.nth(1).boundingBox()];
+    expect(a!.y).toBe(b!.y);
+    expect(b!.x).toBeGreaterThan(a!.x + a!.width - 1);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const [c, d] = [await sides.nth(0).boundingBox(), await sides.nth(1).boundingBox()];
+    expect(c!.x).toBe(d!.x);
+    expect(d!.y).toBeGreaterThan(c!.y + c!.height - 1);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await ctx.close();
     expect(await s.stop()).toBe(0);
   });

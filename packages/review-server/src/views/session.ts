@@ -137,6 +137,9 @@ ${m.evidence.length ? h`<ul class="evidence">${m.evidence.map((line) => h`<li>${
 }
 
 function resolveForm(c: ReviewCandidate, v: ReviewView, csrf: string, decidable: boolean): Html {
+  if (c.status === 'draft') {
+    return h`<p class="dim">A report draft of a running run: it can be resolved once the run completes and stages it.</p>`;
+  }
   if (c.freshness === 'fresh' && !decidable) {
     return h`<p class="dim">No decision needed${c.next.promote ? ': eligible for promotion' : ''}.</p>`;
   }
