@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { wordDiff } from './diff.js';
 import { escapeHtml, h } from './html.js';
+import { compare } from './views/compare.js';
 
 const marks = (parts: { text: string; changed: boolean }[]) => parts.filter((p) => p.changed).map((p) => p.text);
 
@@ -46,5 +47,18 @@ describe('html', () => {
     expect(h`<p title="${'" onmouseover="x'}">${inner}${null}${false}${['<i>', 1]}</p>`.value).toBe(
       '<p title="&quot; onmouseover=&quot;x"><b>&lt;/textarea&gt;</b>&lt;i&gt;1</p>',
     );
+  });
+});
+
+describe('compare', () => {
+  it('compares the opening of a long entry and counts the rest, never hiding that it is there', () => {
+    const long = `Use pino for logging. ${'More background text. '.repeat(60)}`;
+    const html = compare(
+      { title: 'Logger', content: 'Use winston for logging.' },
+      { id: 'S-1', title: 'Logger', content: long, status: 'active', file: 'specs/a.md', line: 3 },
+      'S-1',
+    ).value;
+    expect(html).toContain('Use <del>winston</del> for logging.');
+    expect(html).toContain(`… ${[...long].length - 700} more characters (full text in specs/a.md:3)`);
   });
 });

@@ -15,12 +15,30 @@ export function compare(candidate: { title: string; content: string }, match: En
   if (!match) {
     return h`<div class="compare single"><div class="side"><h4>Candidate</h4>${text(candidate.content)}</div></div>`;
   }
-  const d = wordDiff(candidate.content, match.content);
+  const left = clip(candidate.content);
+  const right = clip(match.content);
+  const d = wordDiff(left.text, right.text);
   const where = `${match.file}${match.line ? `:${match.line}` : ''}`;
   return h`<div class="compare">
-<div class="side"><h4>Candidate</h4>${marked(d.left, 'del')}</div>
-<div class="side"><h4><a href="/entry/${seg(id)}">${match.title}</a> <span class="dim">${match.status === 'deprecated' ? '(deprecated) ' : ''}${where}</span></h4>${marked(d.right, 'ins')}</div>
+<div class="side"><h4>Candidate</h4>${marked(d.left, 'del')}${more(left.rest, 'the candidate')}</div>
+<div class="side"><h4><a href="/entry/${seg(id)}">${match.title}</a> <span class="dim">${match.status === 'deprecated' ? '(deprecated) ' : ''}${where}</span></h4>${marked(d.right, 'ins')}${more(right.rest, where)}</div>
 </div>`;
+}
+
+/**
+ * Side by side compares the opening of long texts (a knowhow document against a one-line
+ * candidate would otherwise be all highlight); the rest is counted, never silently dropped.
+ */
+const CLIP = 700;
+
+function clip(content: string): { text: string; rest: number } {
+  const chars = [...content];
+  if (chars.length <= CLIP) return { text: content, rest: 0 };
+  return { text: chars.slice(0, CLIP).join(''), rest: chars.length - CLIP };
+}
+
+function more(rest: number, where: string): Html | '' {
+  return rest ? h`<p class="dim">… ${rest} more characters (full text in ${where})</p>` : '';
 }
 
 function text(content: string): Html {
