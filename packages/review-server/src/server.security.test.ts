@@ -30,6 +30,10 @@ describe('review server safety', () => {
       expect(first.headers.get('set-cookie')).toMatch(
         /^maestro_review=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/,
       );
+      const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];
+      const reopened = await fetch(server.url, { redirect: 'manual', headers: { cookie } });
+      expect(reopened.status).toBe(303);
+      expect(reopened.headers.get('set-cookie')).toBeNull();
       const again = await fetch(server.url, { redirect: 'manual' });
       expect(again.status).toBe(403);
       expect(await again.text()).toContain('already used');

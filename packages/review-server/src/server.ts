@@ -33,6 +33,7 @@ export interface ReviewServer {
 
 const HOST = '127.0.0.1';
 const MAX_BODY = 1024 * 1024;
+const MAX_FLASHES = 100;
 /** The only static files: public, so refusal pages are styled too. */
 const ASSETS: Record<string, { type: string; body: string }> = {
   '/assets/style.css': { type: 'text/css; charset=utf-8', body: asset('style.css') },
@@ -111,7 +112,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: State): Prom
   const file = req.method === 'GET' ? ASSETS[url.pathname] : undefined;
   if (file) return send(res, 200, file.type, file.body);
   const token = url.searchParams.get('token');
-  if (token !== null) return exchangeToken(res, s.secrets, token, url.pathname);
+  if (token !== null)
+    return exchangeToken(res, s.secrets, token, url.pathname, same(cookieValue(req), s.secrets.session));
   if (!same(cookieValue(req), s.secrets.session)) {
     return refuse(
       res,
@@ -150,7 +152,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: State): Prom
   respond(res, reply, s.flashes);
 }
 
-function exchangeToken(res: ServerResponse, secrets: Secrets, token: string, path: string): void {
+/** The first use of the printed link sets the cookie; reopening it where the cookie is already set just goes on. */
+function exchangeToken(res: ServerResponse, secrets: Secrets, token: string, path: string, hasCookie: boolean): void {
+  if (hasCookie) {
+    res.writeHead(303, { ...SECURITY_HEADERS, location: path });
+    res.end();
+    return;
+  }
   if (secrets.urlTokenUsed || !same(token, secrets.urlToken)) {
     refuse(
       res,
@@ -174,6 +182,8 @@ function respond(res: ServerResponse, reply: Reply, flashes: Map<string, Flash>)
   if (reply.flash) {
     const id = randomBytes(9).toString('base64url');
     flashes.set(id, reply.flash);
+    // Messages are shown once; a redirect never followed must not grow the map for ever.
+    if (flashes.size > MAX_FLASHES) flashes.delete(flashes.keys().next().value as string);
     location += `?m=${id}`;
   }
   res.writeHead(303, { ...SECURITY_HEADERS, location });

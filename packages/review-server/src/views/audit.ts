@@ -11,9 +11,7 @@ export function auditView(r: AuditReport, backups: BackupList, csrf: string): Ht
     r.findings.length
       ? h`<div class="scroll"><table><thead><tr><th>Priority</th><th>Finding</th><th>Target</th><th>Evidence</th><th>Next</th></tr></thead><tbody>${r.findings.map(
           (f) =>
-            h`<tr><td>${badge(f.priority, f.priority === 'P0' ? 'red' : f.priority === 'P1' ? 'orange' : 'grey')}</td><td>${f.subtype}<br><code class="dim">${f.id}</code></td><td><code>${f.target}</code>${
-              f.file ? h`<br><span class="dim">${f.file}${f.line ? `:${f.line}` : ''}</span>` : ''
-            }</td><td>${f.evidence}</td><td>${f.command ? h`<code>${f.command}</code>` : f.recommended_action}</td></tr>`,
+            h`<tr><td>${badge(f.priority, f.priority === 'P0' ? 'red' : f.priority === 'P1' ? 'orange' : 'grey')}</td><td>${f.subtype}<br><code class="dim">${f.id}</code></td><td>${findingPlace(f)}</td><td>${f.evidence}</td><td>${f.command ? h`<code>${f.command}</code>` : f.recommended_action}</td></tr>`,
         )}</tbody></table></div>`
       : h`<p class="empty">No findings.</p>`
   }</section>
@@ -41,4 +39,11 @@ export function auditView(r: AuditReport, backups: BackupList, csrf: string): Ht
         )}</tbody></table></div>`
       : h`<p class="empty">No backups yet.</p>`
   }</section>`;
+}
+
+/** The finding's target, and its file when that says more (the line of a finding about a file). */
+function findingPlace(f: AuditReport['findings'][number]): Html {
+  const line = f.line ? `:${f.line}` : '';
+  if (f.file === f.target) return h`<code>${f.target}${line}</code>`;
+  return h`<code>${f.target}</code>${f.file ? h`<br><span class="dim">${f.file}${line}</span>` : ''}`;
 }
