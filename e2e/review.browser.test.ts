@@ -41,20 +41,26 @@ async function close(o: { s: Serving; ctx: BrowserContext }) {
 }
 
 describe.skipIf(!CHROMIUM)(BROWSER_SUITE, () => {
-  it('opens with the token, sets an HttpOnly SameSite=Strict cookie, and refuses the reused link', async () => {
+  it('opens with the token, sets an HttpOnly SameSite=Strict cookie per port, and refuses the reused link', async () => {
     const o = await open();
     const page = await o.ctx.newPage();
     await page.goto(o.s.url);
     expect(new URL(page.url()).search).toBe('');
     expect(await textOf(page.locator('h1'))).toBe('Knowledge backlog');
     const [cookie] = await o.ctx.cookies();
-    expect(cookie).toMatchObject({ name: 'maestro_review', httpOnly: true, sameSite: 'Strict' });
+    expect(cookie).toMatchObject({ name: `maestro_review_${o.s.port}`, httpOnly: true, sameSite: 'Strict' });
     const stranger = await browser.newContext();
     const other = await stranger.newPage();
     expect((await other.goto(o.s.origin))?.status()).toBe(401);
     expect((await other.goto(o.s.url))?.status()).toBe(403);
     expect(await textOf(other.locator('.message'))).toContain('already used');
     await stranger.close();
+    // A second page for another project in the same browser does not log the first one out.
+    const second = await serve(reviewProject().root);
+    await page.goto(second.url);
+    expect((await page.goto(o.s.origin))?.status()).toBe(200);
+    expect((await page.goto(second.origin))?.status()).toBe(200);
+    expect(await second.stop()).toBe(0);
     await close(o);
   });
 

@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
  * Host allow-list (DNS rebinding), a one-time URL token exchanged for an HttpOnly SameSite=Strict
  * cookie, an Origin allow-list on every POST, and a CSRF token in every form.
  */
-export const COOKIE = 'maestro_review';
+/** Cookies are not per port: each server names its own, so two pages on 127.0.0.1 do not log each other out. */
+export const cookieName = (port: number) => `maestro_review_${port}`;
 
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy':
@@ -56,7 +57,7 @@ export function originAllowed(req: IncomingMessage, port: number): boolean {
   return typeof origin === 'string' && allowedOrigins(port).includes(origin.toLowerCase());
 }
 
-export function cookieValue(req: IncomingMessage, name = COOKIE): string | null {
+export function cookieValue(req: IncomingMessage, name: string): string | null {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const i = part.indexOf('=');
     if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
@@ -64,6 +65,6 @@ export function cookieValue(req: IncomingMessage, name = COOKIE): string | null 
   return null;
 }
 
-export function sessionCookie(value: string): string {
-  return `${COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/`;
+export function sessionCookie(name: string, value: string): string {
+  return `${name}=${value}; HttpOnly; SameSite=Strict; Path=/`;
 }

@@ -28,7 +28,7 @@ describe('review server safety', () => {
       expect(first.status).toBe(303);
       expect(first.headers.get('location')).toBe('/');
       expect(first.headers.get('set-cookie')).toMatch(
-        /^maestro_review=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/,
+        new RegExp(`^maestro_review_${server.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/$`),
       );
       const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0];
       const reopened = await fetch(server.url, { redirect: 'manual', headers: { cookie } });
@@ -59,7 +59,7 @@ describe('review server safety', () => {
         headers: {
           origin: client.server.origin,
           'content-type': 'application/x-www-form-urlencoded',
-          cookie: 'maestro_review=forged',
+          cookie: `maestro_review_${client.server.port}=forged`,
         },
         body: `csrf=${csrf}`,
       });

@@ -5,6 +5,7 @@ import { environmentError, isMaestroError, type Runtime, systemRuntime } from '@
 import type { WorkflowLayout } from '@maestro/fs';
 import { findRoute, type Reply } from './routes.js';
 import {
+  cookieName,
   cookieValue,
   hostAllowed,
   newSecrets,
@@ -113,8 +114,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: State): Prom
   if (file) return send(res, 200, file.type, file.body);
   const token = url.searchParams.get('token');
   if (token !== null)
-    return exchangeToken(res, s.secrets, token, url.pathname, same(cookieValue(req), s.secrets.session));
-  if (!same(cookieValue(req), s.secrets.session)) {
+    return exchangeToken(res, s, token, url.pathname, same(cookieValue(req, cookieName(s.port)), s.secrets.session));
+  if (!same(cookieValue(req, cookieName(s.port)), s.secrets.session)) {
     return refuse(
       res,
       401,
@@ -153,7 +154,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: State): Prom
 }
 
 /** The first use of the printed link sets the cookie; reopening it where the cookie is already set just goes on. */
-function exchangeToken(res: ServerResponse, secrets: Secrets, token: string, path: string, hasCookie: boolean): void {
+function exchangeToken(res: ServerResponse, s: State, token: string, path: string, hasCookie: boolean): void {
+  const secrets = s.secrets;
   if (hasCookie) {
     res.writeHead(303, { ...SECURITY_HEADERS, location: path });
     res.end();
@@ -169,7 +171,11 @@ function exchangeToken(res: ServerResponse, secrets: Secrets, token: string, pat
     return;
   }
   secrets.urlTokenUsed = true;
-  res.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': sessionCookie(secrets.session), location: path });
+  res.writeHead(303, {
+    ...SECURITY_HEADERS,
+    'set-cookie': sessionCookie(cookieName(s.port), secrets.session),
+    location: path,
+  });
   res.end();
 }
 
