@@ -275,6 +275,25 @@ describe('review server refusals of bad form input', () => {
     expect(userFiles(root)).toEqual(before);
   });
 
+  it('a promotion confirmation that names no candidate is 400; a damaged ledger is named with its line', async () => {
+    const { root, layout } = await reviewProject();
+    client = await serve(layout);
+    const csrf = await client.csrf();
+    const none = await client.post(`/session/${S}/promote`, [
+      ['csrf', csrf],
+      ['digest', '0'.repeat(64)],
+    ]);
+    expect(none.status).toBe(400);
+    expect(await none.text()).toContain('named no candidate');
+    writeFileSync(
+      join(root, `.workflow/sessions/${S}/runs/${R1}/knowledge-delta.json`),
+      '{\n  "schema_version": oops\n}\n',
+    );
+    const damaged = await client.get(`/session/${S}/promote`);
+    expect(damaged.status).toBe(400);
+    expect(await damaged.text()).toMatch(new RegExp(`runs/${R1}/knowledge-delta.json:2`));
+  });
+
   it('a damaged receipt: the session page refuses naming it and offers the refresh that regenerates it', async () => {
     const { root, layout } = await reviewProject();
     client = await serve(layout);

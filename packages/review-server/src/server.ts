@@ -205,7 +205,11 @@ function errorReply(err: unknown, sessionId: string | null, csrf: string): Reply
   const action = sessionId !== null && REFRESHABLE.has(err.code) ? refreshForm(sessionId, csrf, true) : null;
   const status =
     err.exitCode === 1 ? 409 : err.exitCode === 2 ? (/UNKNOWN|NOT_FOUND|NO_SESSION/.test(err.code) ? 404 : 400) : 500;
-  return { kind: 'page', status, html: errorPage(status, err.message, err.hint ?? null, action) };
+  // Like the CLI: the place is named when the message does not already say it.
+  const loc = err.location;
+  const where = loc ? `${loc.file}${loc.line ? `:${loc.line}${loc.column ? `:${loc.column}` : ''}` : ''}` : '';
+  const message = where && !err.message.includes(where) ? `${err.message} (at ${where})` : err.message;
+  return { kind: 'page', status, html: errorPage(status, message, err.hint ?? null, action) };
 }
 
 function fail(res: ServerResponse, err: unknown): void {
