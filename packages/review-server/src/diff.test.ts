@@ -62,3 +62,13 @@ describe('compare', () => {
     expect(html).toContain(`… ${[...long].length - 700} more characters (full text in specs/a.md:3)`);
   });
 });
+
+describe('langOf', () => {
+  it('marks Chinese text as zh so the browser picks a Chinese font, and leaves English alone', () => {
+    const html = compare({ title: '日志', content: '日志中禁止输出手机号。' }, null, '').value;
+    expect(html).toContain('<p class="text" lang="zh">日志中禁止输出手机号。</p>');
+    expect(compare({ title: 'Log', content: 'No phone numbers in logs.' }, null, '').value).toContain(
+      '<p class="text">No phone numbers in logs.</p>',
+    );
+  });
+});

@@ -31,3 +31,11 @@ export function h(strings: TemplateStringsArray, ...values: unknown[]): Html {
 
 /** A query-string-safe path segment. */
 export const seg = (s: string) => encodeURIComponent(s);
+
+/**
+ * ` lang="zh"` for text with Han characters: the page is English, and without it a browser may
+ * draw Chinese with a Japanese font's glyph variants. Empty for other text.
+ */
+export function langOf(text: string): Html {
+  return new Html(/\p{Script=Han}/u.test(text) ? ' lang="zh"' : '');
+}

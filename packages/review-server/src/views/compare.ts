@@ -1,5 +1,5 @@
 import { wordDiff } from '../diff.js';
-import { type Html, h, seg } from '../html.js';
+import { type Html, h, langOf, seg } from '../html.js';
 
 export interface EntryText {
   id: string;
@@ -42,10 +42,11 @@ function more(rest: number, where: string): Html | '' {
 }
 
 function text(content: string): Html {
-  return h`<p class="text">${content}</p>`;
+  return h`<p class="text"${langOf(content)}>${content}</p>`;
 }
 
 function marked(parts: { text: string; changed: boolean }[], tag: 'del' | 'ins'): Html {
   const mark = (t: string) => (tag === 'del' ? h`<del>${t}</del>` : h`<ins>${t}</ins>`);
-  return h`<p class="text">${parts.map((p) => (p.changed ? mark(p.text) : p.text))}</p>`;
+  const lang = langOf(parts.map((p) => p.text).join(''));
+  return h`<p class="text"${lang}>${parts.map((p) => (p.changed ? mark(p.text) : p.text))}</p>`;
 }

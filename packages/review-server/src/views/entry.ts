@@ -1,5 +1,5 @@
 import type { HistoryResult, KnowledgeEntry } from '@maestro/spec';
-import { type Html, h, seg } from '../html.js';
+import { type Html, h, langOf, seg } from '../html.js';
 import { badge } from './layout.js';
 
 /** Where a promoted entry came from: its `source="session:<session>:<candidate>"` and that ledger. */
@@ -23,11 +23,11 @@ export interface EntryPageData {
 export function entryView(d: EntryPageData): Html {
   const e = d.entry;
   const where = `${e.file}${e.line ? `:${e.line}` : ''}`;
-  return h`<h1>${e.title}</h1>
+  return h`<h1${langOf(e.title)}>${e.title}</h1>
 <p class="meta"><code>${e.id}</code> · ${e.store}${e.category ? ` · ${e.category}` : ''} · ${where} ${
     e.status === 'active' ? badge('active', 'green') : badge('deprecated', 'grey')
   }${e.conflict ? badge('contested', 'red') : ''}</p>
-<section class="card"><p class="text">${e.content}</p></section>
+<section class="card"><p class="text"${langOf(e.content)}>${e.content}</p></section>
 <section class="card"><h2>History</h2>${d.history.cyclic ? h`<p class="flash error">This chain has a supersession cycle; <code>maestro spec health</code> lists it.</p>` : ''}
 <ol class="chain">${d.history.chain.map((item) => {
     const origin = d.origins.get(item.id);

@@ -6,7 +6,7 @@ import {
   type ReviewView,
   resolutionChoices,
 } from '@maestro/reconcile';
-import { type Html, h, seg } from '../html.js';
+import { type Html, h, langOf, seg } from '../html.js';
 import { compare, type EntryText } from './compare.js';
 import { csrfField } from './layout.js';
 import { dispositionBadge, dispositionLabel, eligibilityBadge, freshnessBadge } from './words.js';
@@ -87,7 +87,7 @@ function card(c: ReviewCandidate, d: SessionPageData, csrf: string): Html {
     ? c.matches.map((m, i) => matchBlock(c, content, m, d.entries.get(m.knowledge_id) ?? null, i === 0))
     : compare({ title: c.title, content }, null, '');
   return h`<article class="card candidate" id="${c.candidate_id}">
-<header>${tick}<h3>${c.title}</h3>${dispositionBadge(c.disposition)}${eligibilityBadge(c.promotion_eligibility)}${freshnessBadge(c.freshness)}</header>
+<header>${tick}<h3${langOf(c.title)}>${c.title}</h3>${dispositionBadge(c.disposition)}${eligibilityBadge(c.promotion_eligibility)}${freshnessBadge(c.freshness)}</header>
 <p class="meta"><code>${c.candidate_id}</code> · ${c.target}${c.category ? ` · ${c.category}` : ''} · ${c.action} · ${c.stage} (${c.run_ids.length} run${c.run_ids.length === 1 ? '' : 's'}: ${c.run_ids.join(', ')})${c.first_recorded_at ? ` · first staged ${c.first_recorded_at.slice(0, 10)}` : ''} · ${c.status}</p>
 ${explanation(c)}
 ${matches}
