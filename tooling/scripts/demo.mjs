@@ -218,7 +218,7 @@ const steps = [
       'coding',
     );
   },
-  () => run(['run', 'complete', R3, '--session', S2]),
+  () => run(['run', 'complete', R3, '--session', S2, '--seal']),
   () => run(['knowledge', 'review', S2, '--refresh']),
 ];
 
