@@ -98,17 +98,19 @@ for (const { c, where } of cases) {
   }
 }
 
-// Language of a prompt: Chinese only, English only, or both (at least one Latin word of 3+ letters beside Han).
+// Language of a prompt: "en" without Han characters, "zh" when Han characters outnumber Latin letters (a Chinese
+// sentence with a few identifiers), "mixed" otherwise.
 function language(prompt) {
-  const han = /\p{Script=Han}/u.test(prompt);
-  const latin = /[A-Za-z]{3,}/.test(prompt);
-  return han && latin ? 'mixed' : han ? 'zh' : 'en';
+  const han = (prompt.match(/\p{Script=Han}/gu) ?? []).length;
+  const latin = (prompt.match(/[A-Za-z]/g) ?? []).length;
+  return han === 0 ? 'en' : han >= latin ? 'zh' : 'mixed';
 }
 
 const byProject = new Map();
 const total = { prompts: 0, mustSee: 0, partial: 0, nothing: 0, zh: 0, en: 0, mixed: 0 };
 for (const { c } of cases) {
-  const p = byProject.get(c.project) ?? { prompts: 0, mustSee: 0, partial: 0, nothing: 0, zh: 0, en: 0, mixed: 0 };
+  const key = c.root === '' ? c.project : `${c.project} (root ${c.root})`;
+  const p = byProject.get(key) ?? { prompts: 0, mustSee: 0, partial: 0, nothing: 0, zh: 0, en: 0, mixed: 0 };
   for (const t of [p, total]) {
     t.prompts += 1;
     if (c.must_see.length > 0) t.mustSee += 1;
@@ -116,13 +118,13 @@ for (const { c } of cases) {
     else t.nothing += 1;
     t[language(c.prompt)] += 1;
   }
-  byProject.set(c.project, p);
+  byProject.set(key, p);
 }
 const row = (name, p) =>
   `| ${name} | ${p.prompts} | ${p.mustSee} | ${p.partial} | ${p.nothing} | ${p.zh} / ${p.en} / ${p.mixed} |`;
 process.stdout.write(
   [
-    '| project | prompts | with must-see | relevant only | nothing relevant | zh / en / mixed |',
+    '| project (root) | prompts | with must-see | relevant only | nothing relevant | zh / en / mixed |',
     '|---|---|---|---|---|---|',
     ...[...byProject].map(([name, p]) => row(name, p)),
     row('**total**', total),
