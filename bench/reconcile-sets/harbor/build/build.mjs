@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the held-out reconciliation set from the hand-written sources in this folder:
+// Builds the Harbor reconciliation set (same design and checks as reconcile-v1) from the hand-written sources in this folder:
 //   corpus-specs.mjs, corpus-knowhow.mjs  ->  ../corpus/.workflow/{specs,knowhow}/*.md
 //   cases-a.mjs, cases-b.mjs              ->  ../cases.jsonl
 // and refreshes the count tables in ../README.md (between the counts markers).
@@ -21,8 +21,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..');
 const CHECK = process.argv.includes('--check');
 // Size floors of the finished set (the reconcile-v1 design): >= 20 cases per disposition, 180-220 cases in all.
-const MIN_PER_DISPOSITION = 0;
-const MIN_CASES = 0;
+const MIN_PER_DISPOSITION = 20;
+const MIN_CASES = 180;
 const MAX_CASES = 220;
 
 const DISPOSITIONS = ['unique', 'exact_duplicate', 'semantic_duplicate', 'extends', 'related', 'potential_conflict', 'supersede_candidate'];
@@ -257,7 +257,8 @@ const FAMILIES = [
   ['paraphrase (plus 2 easy minor-edit controls)', /paraphrase|minor_edit/],
   ['translation / other language than the target', /translation|_cross$/],
   ['conflict by negation', /^negation_/],
-  ['conflict without negation words (numbers, library/tool, practice)', /^(numeric|choice|implicit)_conflict|^knowhow_conflict/],
+  ['conflict without negation words (numbers, units, library/tool, order of steps, approver, practice)', /^(numeric|unit|choice|implicit|order|role)_conflict|^knowhow_(vs_spec_)?conflict/],
+  ['equal values in other units (duplicate, not a conflict)', /^unit_equivalent/],
   ['contest action', /^contest_action/],
   ['different scope, not a conflict', /^scope_differs/],
   ['compatible addition (related)', /^compatible_additive|^knowhow_related|^lexical_trap_related/],
@@ -265,7 +266,7 @@ const FAMILIES = [
   ['supersede action', /^supersede_/],
   ['closest text is a deprecated entry', /deprecated/],
   ['cross-store (spec vs knowhow)', /^cross_store/],
-  ['unrelated or word-overlap-only (unique)', /^unrelated_|^lexical_overlap_unique|^action_without_target/],
+  ['unrelated or word-overlap-only (unique)', /^unrelated_|^lexical_overlap_unique|^boilerplate_overlap_unique|^action_without_target/],
 ];
 lines.push('', 'Case families (a case can belong to more than one):', '', '| family | cases | expected dispositions |', '|---|---:|---|');
 for (const [name, re] of FAMILIES) {
