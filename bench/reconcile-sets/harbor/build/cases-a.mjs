@@ -278,7 +278,7 @@ export const CASES_A = [
     note: 'Restates the store rollout rule and adds how and where a halt is done.' },
   { d: 'extends', c: 'no-pii-logs', kind: 'extends_detail', t: 'spec', a: 'propose', cat: 'coding',
     title: 'Log masking converter',
-    content: 'Driver names, phone numbers, street addresses and GPS coordinates never go into logs at INFO or above; log the `driverId` or `shipmentId` instead. As a safety net the logback `PiiMaskingConverter` masks E.164 phone numbers, and every new personal-data field must be added to its list.',
+    content: 'Driver names, phone numbers, street addresses and GPS coordinates never go into logs, at any level; log the `driverId` or `shipmentId` instead. As a safety net the logback `PiiMaskingConverter` masks E.164 phone numbers, and every new personal-data field must be added to its list.',
     note: 'Restates the no-PII rule and adds the masking converter and an obligation for new fields.' },
   { d: 'extends', c: 'zh-idempotency-key', kind: 'extends_detail_zh', t: 'spec', a: 'propose', cat: 'arch',
     title: '幂等键冲突处理',

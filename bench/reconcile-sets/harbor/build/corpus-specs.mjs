@@ -78,7 +78,7 @@ export const SPEC_ENTRIES = {
     ['kotlin-logging', '2026-01-21', 'logging,slf4j,json', 'Structured logging in Kotlin',
       'Log through `KotlinLogging.logger {}` (SLF4J); lines are written as JSON by logstash-logback-encoder. Pass values as structured arguments (`kv("shipmentId", id)`), not by string interpolation.'],
     ['no-pii-logs', '2026-01-22', 'logging,pii,gdpr', 'No personal data in logs',
-      'Never log driver names, phone numbers, street addresses or GPS coordinates at INFO or above. Log the `driverId` or `shipmentId` instead. See the runbook for details.'],
+      'Never log driver names, phone numbers, street addresses or GPS coordinates, at any log level. Log the `driverId` or `shipmentId` instead. See the runbook for details.'],
     ['coroutines-io', '2026-02-02', 'coroutines,blocking,dispatchers', 'Blocking calls inside coroutines',
       'Blocking JDBC or file I/O inside a coroutine must run in `withContext(Dispatchers.IO)`. Never call `runBlocking` in request-handling code.'],
     ['python-uv', '2026-02-03', 'python,uv,dependencies,pipelines', 'Python 3.12 and uv',
