@@ -15,11 +15,15 @@ const codes = (dir: string) => validateSkill(dir).issues.map((i) => i.code);
 
 describe('validateSkill: the Agent Skills frontmatter rules', () => {
   it('accepts a well-formed skill and lists every file with its hash and kind', () => {
-    const dir = skill('pdf-forms', md('name: pdf-forms\ndescription: Fill in PDF forms. Use when a user sends a PDF form.\nlicense: MIT'), {
-      'scripts/fill.py': 'print("never run")\n',
-      'references/fields.md': '# Fields\n',
-      'assets/logo.png': '\u0089PNG',
-    });
+    const dir = skill(
+      'pdf-forms',
+      md('name: pdf-forms\ndescription: Fill in PDF forms. Use when a user sends a PDF form.\nlicense: MIT'),
+      {
+        'scripts/fill.py': 'print("never run")\n',
+        'references/fields.md': '# Fields\n',
+        'assets/logo.png': '\u0089PNG',
+      },
+    );
     const v = validateSkill(dir);
     expect(v.issues).toEqual([]);
     expect(v.ok).toBe(true);
@@ -34,7 +38,10 @@ describe('validateSkill: the Agent Skills frontmatter rules', () => {
   });
 
   it('accepts CRLF line endings and a BOM', () => {
-    const dir = skill('crlf-skill', '\ufeff---\r\nname: crlf-skill\r\ndescription: Works on Windows files.\r\n---\r\n# Body\r\n');
+    const dir = skill(
+      'crlf-skill',
+      '\ufeff---\r\nname: crlf-skill\r\ndescription: Works on Windows files.\r\n---\r\n# Body\r\n',
+    );
     expect(validateSkill(dir).ok).toBe(true);
   });
 
@@ -57,12 +64,18 @@ describe('validateSkill: the Agent Skills frontmatter rules', () => {
 
   it('checks description, compatibility, metadata and allowed-tools', () => {
     expect(codes(skill('no-desc', md('name: no-desc')))).toContain('SKILL_DESCRIPTION_MISSING');
-    expect(codes(skill('long-desc', md(`name: long-desc\ndescription: ${'d'.repeat(1025)}`)))).toContain('SKILL_DESCRIPTION_TOO_LONG');
+    expect(codes(skill('long-desc', md(`name: long-desc\ndescription: ${'d'.repeat(1025)}`)))).toContain(
+      'SKILL_DESCRIPTION_TOO_LONG',
+    );
     expect(codes(skill('compat', md(`name: compat\ndescription: x\ncompatibility: ${'c'.repeat(501)}`)))).toContain(
       'SKILL_COMPATIBILITY_TOO_LONG',
     );
-    expect(codes(skill('meta', md('name: meta\ndescription: x\nmetadata:\n  owner:\n    team: a')))).toContain('SKILL_FIELD_TYPE');
-    expect(codes(skill('meta-list', md('name: meta-list\ndescription: x\nmetadata: [a, b]')))).toContain('SKILL_FIELD_TYPE');
+    expect(codes(skill('meta', md('name: meta\ndescription: x\nmetadata:\n  owner:\n    team: a')))).toContain(
+      'SKILL_FIELD_TYPE',
+    );
+    expect(codes(skill('meta-list', md('name: meta-list\ndescription: x\nmetadata: [a, b]')))).toContain(
+      'SKILL_FIELD_TYPE',
+    );
     const tools = validateSkill(skill('tools', md('name: tools\ndescription: x\nallowed-tools: Bash(git:*) Read')));
     expect(tools.properties?.allowedTools).toEqual(['Bash(git:*)', 'Read']);
   });
@@ -84,7 +97,9 @@ describe('validateSkill: YAML traps and broken files', () => {
   });
 
   it('keeps version-like and date-like values as the strings the author wrote', () => {
-    const v = validateSkill(skill('strings', md('name: strings\ndescription: x\nmetadata:\n  version: 1.10\n  updated: 2026-04-18')));
+    const v = validateSkill(
+      skill('strings', md('name: strings\ndescription: x\nmetadata:\n  version: 1.10\n  updated: 2026-04-18')),
+    );
     expect(v.properties?.metadata).toEqual({ version: '1.10', updated: '2026-04-18' });
   });
 
@@ -119,7 +134,8 @@ describe('validateSkill: YAML traps and broken files', () => {
 
 describe('validateSkill: resources stay inside the skill folder', () => {
   it('refuses links that leave the folder or are absolute, warns on missing ones', () => {
-    const body = '# Steps\n\nSee [a](../other/secret.md), [b](/etc/passwd), [c](references/missing.md), [d](https://x.dev/a).\n';
+    const body =
+      '# Steps\n\nSee [a](../other/secret.md), [b](/etc/passwd), [c](references/missing.md), [d](https://x.dev/a).\n';
     const v = validateSkill(skill('links', md('name: links\ndescription: x', body)));
     expect(v.issues.map((i) => [i.code, i.line])).toEqual([
       ['SKILL_PATH_ESCAPE', 7],
