@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateSkill } from '@maestro/skills';
@@ -162,6 +163,13 @@ describe('validateSkill: resources stay inside the skill folder', () => {
       ['SKILL_SYMLINK_LOOP', 'sub/up'],
     ]);
     expect(v.files.map((f) => f.path)).toEqual(['SKILL.md']);
+  });
+
+  it('refuses a FIFO without opening it for a blocking read', () => {
+    const dir = skill('fifo', md('name: fifo\ndescription: x'));
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    const v = validateSkill(dir);
+    expect(v.issues.map((i) => [i.code, i.file])).toEqual([['SKILL_NOT_REGULAR_FILE', 'pipe']]);
   });
 
   it('follows a symlink that stays inside the folder', () => {
