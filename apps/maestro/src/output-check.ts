@@ -6,6 +6,7 @@ import { jsonSchemas as packs } from '@maestro/packs';
 import { jsonSchemas as promote } from '@maestro/promote';
 import { jsonSchemas as reconcile } from '@maestro/reconcile';
 import { jsonSchemas as search } from '@maestro/search';
+import { jsonSchemas as skills } from '@maestro/skills';
 import { jsonSchemas as spec } from '@maestro/spec';
 import type { z } from 'zod';
 import { OUTPUT_SCHEMAS } from './outputs.js';
@@ -21,6 +22,7 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...promote,
   ...audit,
   ...gate,
+  ...skills,
   ...cli,
 };
 
