@@ -28,6 +28,7 @@ export default defineConfig({
         'promote',
         'audit',
         'gate',
+        'skills',
         'review-server',
       ].map((p) => unit(`@maestro/${p}`, `packages/${p}`)),
       unit('@maestro/cli', 'apps/maestro'),

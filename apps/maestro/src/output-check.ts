@@ -7,6 +7,7 @@ import { jsonSchemas as promote } from '@maestro/promote';
 import { jsonSchemas as reconcile } from '@maestro/reconcile';
 import { jsonSchemas as review } from '@maestro/review-server';
 import { jsonSchemas as search } from '@maestro/search';
+import { jsonSchemas as skills } from '@maestro/skills';
 import { jsonSchemas as spec } from '@maestro/spec';
 import type { z } from 'zod';
 import { OUTPUT_SCHEMAS } from './outputs.js';
@@ -22,6 +23,7 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...promote,
   ...audit,
   ...gate,
+  ...skills,
   ...review,
   ...cli,
 };

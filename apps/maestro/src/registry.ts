@@ -94,6 +94,33 @@ export const COMMANDS: CommandEntry[] = [
   c('pack guide', 'A pack’s guide and resource listing, wrapped as data', () => import('./commands/pack-guide.js')),
   c('pack eval', 'Run a selection-eval suite against a pack', () => import('./commands/pack-eval.js')),
   c('pack build', 'Export active specs and knowhow as a knowledge pack', () => import('./commands/pack-build.js')),
+  c(
+    'skill validate',
+    'Check a skill folder (Agent Skills rules); scripts hashed, never run',
+    () => import('./commands/skill-validate.js'),
+  ),
+  c('skill list', 'Skills agents can use (workspace over user)', () => import('./commands/skill-list.js')),
+  c('skill search', 'Find skills by name and description', () => import('./commands/skill-search.js')),
+  c('skill load', 'A skill’s instructions as a <skill_content> block', () => import('./commands/skill-load.js')),
+  c('skill stage', 'Stage a run’s proposed skill as a candidate version', () => import('./commands/skill-stage.js')),
+  c(
+    'skill evaluate',
+    'Record an evaluation of a skill candidate from evidence',
+    () => import('./commands/skill-evaluate.js'),
+  ),
+  c('skill release', 'Release an evaluated candidate as the next version', () => import('./commands/skill-release.js')),
+  c(
+    'skill status',
+    'Versions, candidates, evaluations and drift of a skill',
+    () => import('./commands/skill-status.js'),
+  ),
+  c(
+    'skill rollback',
+    'Make an older version current (--expect guards races)',
+    () => import('./commands/skill-rollback.js'),
+  ),
+  c('skill disable', 'Hide a skill from agents (history kept)', () => import('./commands/skill-disable.js')),
+  c('skill enable', 'List a disabled skill to agents again', () => import('./commands/skill-enable.js')),
   c('context', 'Context for an agent prompt: specs and packs wrapped as data', () => import('./commands/context.js')),
 ];
 

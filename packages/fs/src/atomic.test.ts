@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fixedRuntime, MaestroError } from '@maestro/core';
+import { fixedRuntime, MaestroError, sha256 } from '@maestro/core';
 import { tmpDir } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
@@ -77,6 +77,34 @@ describe('commitFiles and recovery', () => {
     expect(readFileSync(join(dir, 'x/a.md'), 'utf8')).toBe('A');
     expect(readFileSync(join(dir, 'b.md'), 'utf8')).toBe('B');
     expect(existsSync(intent)).toBe(false);
+  });
+
+  it('journals raw bytes (not valid UTF-8) and recovers them exactly', async () => {
+    const dir = tmpDir();
+    const intent = join(dir, 'intent.json');
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x80]);
+    await commitFiles(dir, intent, [{ path: 'logo.png', content: bytes }], {}, rt);
+    expect(new Uint8Array(readFileSync(join(dir, 'logo.png')))).toEqual(bytes);
+    writeFileSync(join(dir, 'logo.png'), 'clobbered');
+    writeFileSync(
+      intent,
+      JSON.stringify({
+        schema_version: 'maestro-commit-intent/1.0',
+        id: 'x',
+        created_at: '1970-01-01T00:00:00.000Z',
+        writes: [
+          {
+            path: 'logo.png',
+            sha256: sha256(bytes),
+            content: Buffer.from(bytes).toString('base64'),
+            encoding: 'base64',
+          },
+        ],
+        meta: {},
+      }),
+    );
+    await recoverCommit(dir, intent);
+    expect(new Uint8Array(readFileSync(join(dir, 'logo.png')))).toEqual(bytes);
   });
 
   for (const point of ['t:after-intent', 't:after-file-1', 't:after-file-2']) {

@@ -10,27 +10,39 @@ import { readJsonIfExists } from './read.js';
 export interface PlannedWrite {
   /** Path relative to the journal's root. */
   path: string;
-  content: string;
+  /** Text (written as UTF-8) or raw bytes (journaled as base64). */
+  content: string | Uint8Array;
 }
 
 export interface CommitIntent<M = unknown> {
   schema_version: 'maestro-commit-intent/1.0';
   id: string;
   created_at: string;
-  writes: { path: string; sha256: string; content: string }[];
+  writes: { path: string; sha256: string; content: string; encoding?: 'base64' }[];
   meta: M;
 }
 
-function sha(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+function sha(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
 }
 
 function currentSha(path: string): string | null {
   try {
-    return sha(readFileSync(path, 'utf8'));
+    return sha(readFileSync(path));
   } catch {
     return null;
   }
+}
+
+/** The bytes a journaled write stands for. */
+function bytesOf(w: CommitIntent['writes'][number]): string | Buffer {
+  return w.encoding === 'base64' ? Buffer.from(w.content, 'base64') : w.content;
+}
+
+function journaled(root: string, w: PlannedWrite): CommitIntent['writes'][number] {
+  const path = toRelative(root, w.path);
+  if (typeof w.content === 'string') return { path, sha256: sha(w.content), content: w.content };
+  return { path, sha256: sha(w.content), content: Buffer.from(w.content).toString('base64'), encoding: 'base64' };
 }
 
 /**
@@ -54,7 +66,7 @@ export async function commitFiles<M>(
       16,
     ),
     created_at: runtime.now().toISOString(),
-    writes: writes.map((w) => ({ path: toRelative(root, w.path), sha256: sha(w.content), content: w.content })),
+    writes: writes.map((w) => journaled(root, w)),
     meta,
   };
   await writeJsonAtomic(intentPath, intent);
@@ -70,7 +82,7 @@ function toRelative(root: string, path: string): string {
 async function applyIntent(root: string, intent: CommitIntent, crashPrefix: string): Promise<void> {
   for (const [i, w] of intent.writes.entries()) {
     const abs = join(root, w.path);
-    if (currentSha(abs) !== w.sha256) await writeFileAtomic(abs, w.content);
+    if (currentSha(abs) !== w.sha256) await writeFileAtomic(abs, bytesOf(w));
     crashPoint(`${crashPrefix}:after-file-${i + 1}`);
   }
 }
@@ -105,7 +117,7 @@ export async function recoverCommit<M = unknown>(root: string, intentPath: strin
   const intent = readIntent<M>(intentPath);
   if (!intent) return null;
   for (const w of intent.writes) {
-    if (sha(w.content) !== w.sha256) {
+    if (sha(bytesOf(w)) !== w.sha256) {
       throw environmentError('INTENT_DAMAGED', `commit intent ${intentPath} has a damaged entry for ${w.path}`, {
         location: { file: intentPath },
       });

@@ -9,6 +9,8 @@ export interface WorkflowLayout {
   sessions: string;
   index: string;
   trash: string;
+  /** Released skill versions and their state (`skills/<name>/`). */
+  skills: string;
   auditDir: string;
   /** maestro-flow's project-wide corpus lock target; the lock file is this path + `.lock`. */
   corpusLockTarget: string;
@@ -24,6 +26,7 @@ export function workflowLayout(root: string): WorkflowLayout {
     sessions: join(workflow, 'sessions'),
     index: join(workflow, '.index'),
     trash: join(workflow, '.trash'),
+    skills: join(workflow, 'skills'),
     auditDir: join(workflow, '.knowledge-audit'),
     corpusLockTarget: join(workflow, '.knowledge-corpus.namespace'),
   };

@@ -5,6 +5,8 @@ import type { PackIssue } from './model.js';
 /** Discovery never reads more than this much of a `KNOWLEDGE.md` (policy: frontmatter region cap). */
 export const FRONTMATTER_CAP_BYTES = 64 * 1024;
 
+const KNOWLEDGE_DOC = { name: 'KNOWLEDGE.md', fields: 'name/description/type/status', code: 'PACK' };
+
 export interface FrontmatterSplit {
   /** The YAML text between the fences. */
   yaml: string;
@@ -57,13 +59,21 @@ export function tryReadHead(path: string, cap: number): { text: string; size: nu
   }
 }
 
-/** Splits `---` fenced frontmatter from the body. BOM and CRLF are accepted. */
-export function splitFrontmatter(text: string, file: string, truncated = false): FrontmatterSplit | PackIssue {
+/**
+ * Splits `---` fenced frontmatter from the body. BOM and CRLF are accepted. `doc` names the file
+ * kind in messages (`KNOWLEDGE.md`, or `SKILL.md` for the skills package) and prefixes the codes.
+ */
+export function splitFrontmatter(
+  text: string,
+  file: string,
+  truncated = false,
+  doc: { name: string; fields: string; code: string } = KNOWLEDGE_DOC,
+): FrontmatterSplit | PackIssue {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lines = src.split(/\r\n|\r|\n/);
   if ((lines[0] ?? '').trimEnd() !== '---') {
-    return issue(file, 1, 'PACK_NO_FRONTMATTER', 'KNOWLEDGE.md must start with YAML frontmatter (---)', {
-      hint: 'put a line `---` first, then name/description/type/status, then a closing `---`',
+    return issue(file, 1, `${doc.code}_NO_FRONTMATTER`, `${doc.name} must start with YAML frontmatter (---)`, {
+      hint: `put a line \`---\` first, then ${doc.fields}, then a closing \`---\``,
     });
   }
   for (let i = 1; i < lines.length; i++) {
@@ -80,13 +90,13 @@ export function splitFrontmatter(text: string, file: string, truncated = false):
     ? issue(
         file,
         1,
-        'PACK_FRONTMATTER_TOO_LARGE',
+        `${doc.code}_FRONTMATTER_TOO_LARGE`,
         `frontmatter is not closed within the first ${FRONTMATTER_CAP_BYTES / 1024} KB`,
         {
           hint: 'keep the frontmatter short; long material belongs in the body or in documents/',
         },
       )
-    : issue(file, 1, 'PACK_FRONTMATTER_UNCLOSED', 'KNOWLEDGE.md frontmatter not properly closed with ---', {
+    : issue(file, 1, `${doc.code}_FRONTMATTER_UNCLOSED`, `${doc.name} frontmatter not properly closed with ---`, {
         hint: 'add a line `---` after the last frontmatter field',
       });
 }

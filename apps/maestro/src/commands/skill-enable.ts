@@ -1,0 +1,3 @@
+import { toggleCommand } from './skill-disable.js';
+
+export const command = toggleCommand(false);
