@@ -17,9 +17,20 @@ export default defineConfig({
     maxWorkers: 2,
     hookTimeout: 30_000,
     projects: [
-      ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate', 'skills'].map(
-        (p) => unit(`@maestro/${p}`, `packages/${p}`),
-      ),
+      ...[
+        'core',
+        'fs',
+        'spec',
+        'ledger',
+        'packs',
+        'reconcile',
+        'search',
+        'promote',
+        'audit',
+        'gate',
+        'skills',
+        'review-server',
+      ].map((p) => unit(`@maestro/${p}`, `packages/${p}`)),
       unit('@maestro/cli', 'apps/maestro'),
       { extends: true, test: { name: 'e2e', root: resolve(here, 'e2e'), include: ['**/*.test.ts'] } },
     ],

@@ -11,6 +11,8 @@ const env = { ...process.env, MAESTRO_NOW: '2026-11-29T10:00:00Z' };
 const S = '20261129-auth-hardening';
 const R1 = '20261129-001-plan';
 const R2 = '20261129-002-build';
+const S2 = '20261130-logging';
+const R3 = '20261130-001-build';
 
 function run(args, { allowFail = false, quiet = false } = {}) {
   const shown = args.map((a) => (/[\s"]/.test(a) ? JSON.stringify(a) : a)).join(' ');
@@ -199,15 +201,40 @@ const steps = [
   () => say('Release gate: green when receipts are fresh, reviews resolved, nothing half-applied and no P0 finding.'),
   () => run(['session', 'seal', S]),
   () => run(['knowledge', 'gate', '--all']),
+  () => say('A second session is left pending, for the review page: a conflict, a Chinese refinement, a new rule.'),
+  () => run(['session', 'create', '--id', S2, '--title', 'Logging clean-up']),
+  () => run(['run', 'start', '--session', S2, '--id', R3, '--command', 'build']),
+  () => {
+    const stage = (title, text, category) =>
+      run(['knowledge', 'stage', 'spec', title, text, '--session', S2, '--run', R3, '--category', category], {
+        quiet: true,
+      });
+    stage('Session store', 'Sessions may be kept in process memory during local development.', 'arch');
+    stage('日志脱敏', '日志中禁止输出用户手机号、身份证号和邮箱地址。', 'coding');
+    stage('Feature flags', 'Remove feature flags within two sprints after full rollout.', 'coding');
+    stage(
+      'Log <script> tags as text',
+      'Never write raw <script> or </textarea> from user input into the admin page.',
+      'coding',
+    );
+  },
+  () => run(['run', 'complete', R3, '--session', S2, '--seal']),
+  () => run(['knowledge', 'review', S2, '--refresh']),
 ];
 
+// The project is kept so the review page can be opened on it (`--clean` removes it instead).
+const keep = !process.argv.includes('--clean');
 let failed = false;
 try {
   for (const step of steps) step();
-  console.log(`\nDone. The demo project was ${project} (removed).`);
+  if (keep) {
+    say('Review in the browser: the backlog, each session side by side with its matches, entry history, audit.');
+    console.log(`\nnode ${bin} review serve --workflow-root ${project} --open`);
+    console.log(`\nDone. The demo project is ${project} (remove it with: rm -rf ${project}).`);
+  } else console.log(`\nDone. The demo project was ${project} (removed).`);
 } catch (err) {
   console.error(`\ndemo failed: ${err.message}`);
   failed = true;
 }
-rmSync(project, { recursive: true, force: true });
+if (!keep || failed) rmSync(project, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;

@@ -7,9 +7,20 @@ import { z } from 'zod';
 
 const root = resolve(import.meta.dirname, '../..');
 const sources = [
-  ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate', 'skills'].map(
-    (p) => `packages/${p}`,
-  ),
+  ...[
+    'core',
+    'fs',
+    'spec',
+    'ledger',
+    'packs',
+    'reconcile',
+    'search',
+    'promote',
+    'audit',
+    'gate',
+    'skills',
+    'review-server',
+  ].map((p) => `packages/${p}`),
   'apps/maestro',
 ];
 const check = process.argv.includes('--check');

@@ -133,6 +133,7 @@ async function dispatch(argv: string[], io: CliIO & { progress(line: string): vo
     await checkJson(io, found.entry.path.join(' '), result.data);
     io.stdout(`${JSON.stringify(result.data, null, 2)}\n`);
   } else if (result.text) io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+  if (result.until) await result.until;
   return result.exitCode ?? 0;
 }
 

@@ -32,6 +32,11 @@ export interface CommandResult {
   exitCode?: ExitCode;
   /** Lines for stderr in both modes. */
   warnings?: string[];
+  /**
+   * A long-running command (`review serve`) returns at once and the CLI prints the result; it
+   * then waits for this before it exits (e.g. until Ctrl+C stops the server).
+   */
+  until?: Promise<unknown>;
 }
 
 export interface ParsedArgs {

@@ -5,6 +5,7 @@ import { jsonSchemas as ledger } from '@maestro/ledger';
 import { jsonSchemas as packs } from '@maestro/packs';
 import { jsonSchemas as promote } from '@maestro/promote';
 import { jsonSchemas as reconcile } from '@maestro/reconcile';
+import { jsonSchemas as review } from '@maestro/review-server';
 import { jsonSchemas as search } from '@maestro/search';
 import { jsonSchemas as skills } from '@maestro/skills';
 import { jsonSchemas as spec } from '@maestro/spec';
@@ -23,6 +24,7 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...audit,
   ...gate,
   ...skills,
+  ...review,
   ...cli,
 };
 

@@ -57,4 +57,5 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'skill rollback': ['skill-rollback-output'],
   'skill disable': ['skill-toggle-output'],
   'skill enable': ['skill-toggle-output'],
+  'review serve': ['review-serve-output'],
 };

@@ -67,6 +67,11 @@ export const COMMANDS: CommandEntry[] = [
     'Release gate: fresh receipts, resolved reviews, nothing half-applied, no P0 finding',
     () => import('./commands/knowledge-gate.js'),
   ),
+  c(
+    'review serve',
+    'Serve the review page on 127.0.0.1: backlog, review, resolve, promote, audit',
+    () => import('./commands/review-serve.js'),
+  ),
   c('knowledge restore', 'Undo an audit --apply from its backup', () => import('./commands/knowledge-restore.js')),
   c('load', 'Print knowledge entries by id (records consumption with a run)', () => import('./commands/load.js')),
   c('search', 'Search specs and knowhow; exposure only, never consumption', () => import('./commands/search.js')),

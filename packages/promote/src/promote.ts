@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { type Issue, inputError, type Runtime, systemRuntime } from '@maestro/core';
 import {
   crashPoint,
@@ -10,7 +10,7 @@ import {
 } from '@maestro/fs';
 import { listRuns, readSession, runPaths, sessionPaths, summarizeSession } from '@maestro/ledger';
 import { loadCorpusFiles, recoverSpecEdit, requireWorkflow } from '@maestro/spec';
-import { commitPromotion, type RecoveredPromotion, recoverPromotion } from './journal.js';
+import { commitPromotion, promoteIntentPath, type RecoveredPromotion, recoverPromotion } from './journal.js';
 import type { PromoteRequest, ReceiptSource } from './model.js';
 import { planPromotion } from './plan.js';
 import { reconcileReceipts } from './receipts.js';
@@ -21,6 +21,15 @@ export interface PromoteOptions {
   /** Receipt reader and fence check; @maestro/reconcile's by default. */
   receipts?: ReceiptSource;
   lock?: LockOptions;
+}
+
+/** What `previewPromotion` found: the result promotion would return and the exact bytes it would write. */
+export interface PromotionPreview {
+  result: PromotionResult;
+  /** Files whose bytes would change, relative to `.workflow/`, with their current text (null: new file). */
+  writes: { path: string; before: string | null; after: string }[];
+  /** True when an interrupted promotion waits to be completed; promoting completes it first. */
+  interrupted: boolean;
 }
 
 /**
@@ -34,6 +43,34 @@ export async function promote(
   runtime: Runtime = systemRuntime,
   options: PromoteOptions = {},
 ): Promise<PromotionResult> {
+  return (await underLocks(layout, request, runtime, options, true)).result;
+}
+
+/**
+ * The confirmation step of a promotion (the review page's): the same locks, selection, fence
+ * re-check, preflight and plan as `promote`, stopping before the intent, so it writes nothing the
+ * user wrote. It also refuses exactly where `promote` would (stale or missing receipt, damage).
+ * An interrupted promotion is not completed here, only reported.
+ */
+export async function previewPromotion(
+  layout: WorkflowLayout,
+  request: PromoteRequest,
+  runtime: Runtime = systemRuntime,
+  options: PromoteOptions = {},
+): Promise<PromotionPreview> {
+  const { result, writes } = await underLocks(layout, request, runtime, options, false);
+  const interrupted = readTextIfExists(promoteIntentPath(layout)) !== null;
+  const preview = writes.map((w) => ({ ...w, before: readTextIfExists(resolve(layout.workflow, w.path)) }));
+  return { result, writes: preview, interrupted };
+}
+
+async function underLocks(
+  layout: WorkflowLayout,
+  request: PromoteRequest,
+  runtime: Runtime,
+  options: PromoteOptions,
+  commit: boolean,
+): Promise<Outcome> {
   requireWorkflow(layout);
   const ids = requestedIds(request);
   const sessionId = request.sessionId;
@@ -41,16 +78,25 @@ export async function promote(
   return withCorpusLock(
     layout,
     async () => {
-      await recoverSpecEdit(layout);
-      const recovered = await recoverPromotion(layout, options.lock);
+      let recovered: RecoveredPromotion | null = null;
+      if (commit) {
+        await recoverSpecEdit(layout);
+        recovered = await recoverPromotion(layout, options.lock);
+      }
       const locks = [
         sessionPaths(layout, sessionId).sessionJson,
         ...listRuns(layout, sessionId).runs.map((r) => runPaths(layout, sessionId, r.run_id).delta),
       ];
-      return withLocks(locks, () => promoteLocked(layout, sessionId, ids, recovered, runtime, options), options.lock);
+      const locked = () => promoteLocked(layout, sessionId, ids, recovered, runtime, options, commit);
+      return withLocks(locks, locked, options.lock);
     },
     options.lock,
   );
+}
+
+interface Outcome {
+  result: PromotionResult;
+  writes: { path: string; after: string }[];
 }
 
 async function promoteLocked(
@@ -60,20 +106,21 @@ async function promoteLocked(
   recovered: RecoveredPromotion | null,
   runtime: Runtime,
   options: PromoteOptions,
-): Promise<PromotionResult> {
+  commit: boolean,
+): Promise<Outcome> {
   const summary = summarizeSession(layout, sessionId);
   refuseDamaged(sessionId, summary.problems);
   const runStatus = new Map(summary.runs.map((r) => [r.run_id, r.status]));
   const pre = preselect(sessionId, summary.candidates, runStatus, ids);
   const result = baseResult(sessionId, ids, pre, recovered);
-  if (pre.open.length === 0) return result;
+  if (pre.open.length === 0) return { result, writes: [] };
   const receipts = options.receipts ?? reconcileReceipts;
   const checks = await receipts.check(layout, sessionId, pre.runs);
   requireFresh(sessionId, checks);
   const decision = decide(sessionId, pre, checks, ids !== null);
   result.skipped = decision.skipped;
   result.warnings.push(...decision.warnings);
-  if (decision.promote.length === 0) return result;
+  if (decision.promote.length === 0) return { result, writes: [] };
   const now = runtime.now();
   const ledgers = new Map<string, { path: string; text: string }>();
   for (const run of new Set(decision.promote.flatMap((p) => p.candidate.run_ids))) {
@@ -89,6 +136,11 @@ async function promoteLocked(
     ledgers,
     session: { path: rel(layout, sessionJson), text: readTextIfExists(sessionJson) ?? '' },
   });
+  if (!commit) {
+    result.promoted = sortById([...result.promoted, ...plan.promoted]);
+    result.files = plan.writes.map((w) => w.path);
+    return { result, writes: plan.writes.map((w) => ({ path: w.path, after: w.content })) };
+  }
   crashPoint('promote:before-intent');
   if (plan.writes.length) {
     const meta = {
@@ -102,7 +154,7 @@ async function promoteLocked(
   }
   result.promoted = sortById([...result.promoted, ...plan.promoted]);
   result.files = [...new Set([...result.files, ...plan.writes.map((w) => w.path)])];
-  return result;
+  return { result, writes: [] };
 }
 
 function rel(layout: WorkflowLayout, abs: string): string {

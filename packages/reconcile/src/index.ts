@@ -74,6 +74,6 @@ export { reconcileSession } from './session/reconcile-session.js';
 export type { ResolutionResult, ResolvedCandidate, ResolveRequest } from './session/resolve.js';
 export { resolveCandidates } from './session/resolve.js';
 export type { ReviewCandidate, ReviewMatch, ReviewTarget, ReviewView } from './session/review.js';
-export { reviewSession } from './session/review.js';
+export { resolutionChoices, reviewSession } from './session/review.js';
 export type { RunState } from './session/run-state.js';
 export { runState } from './session/run-state.js';

@@ -86,6 +86,11 @@ const RESOLUTION_CHOICES: Partial<Record<ReceiptCandidate['disposition'], string
   exact_duplicate: ['unique'],
 };
 
+/** The sensible human choices for a verdict, most likely first (the CLI's and the review page's). */
+export function resolutionChoices(disposition: ReceiptCandidate['disposition'] | null): string[] {
+  return (disposition && RESOLUTION_CHOICES[disposition]) || ['unique'];
+}
+
 const FRESH_RANK: Record<Freshness, number> = { fresh: 0, stale: 1, missing: 2 };
 
 /**
@@ -251,7 +256,7 @@ function nextCommands(
 ): ReviewCandidate['next'] {
   const refresh = freshness === 'fresh' ? null : `maestro knowledge review ${sid} --refresh`;
   if (draft || !v || freshness !== 'fresh') return { refresh, resolve: [], promote: null };
-  const resolve = (RESOLUTION_CHOICES[v.disposition] ?? ['unique']).map((choice) => {
+  const resolve = resolutionChoices(v.disposition).map((choice) => {
     const target = choice === 'unique' || !v.canonical_id ? '' : ` --target ${v.canonical_id}`;
     return `maestro knowledge review ${sid} --resolve ${c.candidate_id} --as ${choice}${target} --reason ${quote('<why>')}`;
   });
