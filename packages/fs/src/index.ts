@@ -8,5 +8,7 @@ export { commitFiles, readIntent, recoverCommit } from './journal.js';
 export type { WorkflowLayout } from './layout.js';
 export { workflowLayout } from './layout.js';
 export type { LockHandle, LockOptions, LockOwner } from './lock.js';
-export { acquireLock, LockTimeoutError, withLock, withLocks } from './lock.js';
+export { acquireLock, assertLocksHeld, LockTimeoutError, withLock, withLocks } from './lock.js';
 export { readJsonIfExists, readTextIfExists, readUserFile } from './read.js';
+export type { LeftoverTemp } from './temp.js';
+export { findLeftoverTemps, sweepDeadTemps } from './temp.js';

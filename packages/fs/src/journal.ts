@@ -4,6 +4,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { environmentError, type Runtime } from '@maestro/core';
 import { fsyncDir, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { crashPoint } from './crash.js';
+import { assertLocksHeld } from './lock.js';
 import { readJsonIfExists } from './read.js';
 
 /** One file of a multi-file commit: the exact bytes it must end up with. */
@@ -76,6 +77,7 @@ async function applyIntent(root: string, intent: CommitIntent, crashPrefix: stri
 }
 
 function clearIntent(intentPath: string): void {
+  assertLocksHeld(intentPath);
   try {
     unlinkSync(intentPath);
   } catch (err) {

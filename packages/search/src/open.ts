@@ -173,9 +173,10 @@ export async function openSearchIndex(layout: WorkflowLayout, o: OpenIndexOption
       { staleMs: 120_000 },
     );
   } catch (err) {
-    // A lock that cannot even be created (read-only checkout, another user's project) is no reason
-    // to fail a read: the projection is derived state, so search an in-memory update instead.
-    const unwritable = isMaestroError(err) && err.code === 'LOCK_IO';
+    // A lock that cannot even be created or broken (read-only checkout, another user's project, a
+    // directory in its place) is no reason to fail a read: the projection is derived state, so
+    // search an in-memory update instead.
+    const unwritable = isMaestroError(err) && (err.code === 'LOCK_IO' || err.code === 'LOCK_UNBREAKABLE');
     if (!(err instanceof LockTimeoutError) && !unwritable) throw err;
     const opened = await refresh(layout, dir, first, o, false);
     opened.warnings.push(`${(err as Error).message}; searched an in-memory update instead`);
