@@ -44,7 +44,7 @@ const wrapperInput = (text: string, warning: string, path: string, name = 'p') =
   name,
   status: 'ready' as const,
   trust: 'user-confirmed' as const,
-  grounding: 'optional' as const,
+  grounding: 'recommended' as const,
   profile: 'wiki-first' as const,
   mode: 'data' as const,
   language: null,
