@@ -23,6 +23,8 @@ export interface AuditInput {
   usage?: UsageSnapshot;
   /** Backups whose apply never finished (state `applying`). */
   interruptedBackups?: readonly string[];
+  /** The backup of a `knowledge restore` that stopped before it finished (its intent is pending). */
+  interruptedRestore?: string | null;
   notes?: readonly string[];
 }
 
@@ -53,6 +55,7 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
     ...pipelineFindings(pipeline),
     ...usage.findings,
     ...(input.interruptedBackups ?? []).map(interruptedFinding),
+    ...(input.interruptedRestore ? [interruptedRestoreFinding(input.interruptedRestore)] : []),
   ];
   const sorted = sortFindings(findings);
   const plan: PrunePlan | null = options.prune ? flagPendingTargets(rawPlan, pipeline.pendingTargets) : null;
@@ -85,6 +88,19 @@ function interruptedFinding(backupId: string): Finding {
     target: backupId,
     file: `.workflow/.trash/${backupId}`,
     evidence: `an audit apply stopped before it finished; the corpus may hold part of its edits (backup ${backupId})`,
+    recommended_action: 'review',
+    command: `maestro knowledge restore ${backupId}`,
+  });
+}
+
+function interruptedRestoreFinding(backupId: string): Finding {
+  return finding({
+    priority: 'P0',
+    store: 'pipeline',
+    subtype: 'interrupted-restore',
+    target: backupId,
+    file: '.workflow/.knowledge-restore.intent.json',
+    evidence: `a knowledge restore stopped before it finished; the corpus holds part of backup ${backupId}`,
     recommended_action: 'review',
     command: `maestro knowledge restore ${backupId}`,
   });
