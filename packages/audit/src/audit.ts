@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { inputError, type Runtime, systemRuntime } from '@maestro/core';
-import { type LockOptions, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
+import { findLeftoverTemps, type LockOptions, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
 import { type LoadedCorpus, loadCorpusFiles, recoverSpecEdit } from '@maestro/spec';
 import { type ApplyOptions, applyPrunePlan } from './apply.js';
 import { listBackups } from './backups.js';
@@ -121,6 +121,7 @@ export function readAuditInput(
       usage: { exposure, consumption: pipeline.consumption },
       interruptedBackups: backups.filter((b) => b.state === 'applying').map((b) => b.backup_id),
       interruptedRestore: pendingRestore(layout, notes),
+      leftoverTemps: findLeftoverTemps(layout.workflow).map((t) => relative(layout.root, t.path)),
       notes,
     },
   };

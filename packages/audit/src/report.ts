@@ -25,6 +25,8 @@ export interface AuditInput {
   interruptedBackups?: readonly string[];
   /** The backup of a `knowledge restore` that stopped before it finished (its intent is pending). */
   interruptedRestore?: string | null;
+  /** Temp files interrupted writes left under `.workflow/` (relative to the project root). */
+  leftoverTemps?: readonly string[];
   notes?: readonly string[];
 }
 
@@ -56,6 +58,7 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
     ...usage.findings,
     ...(input.interruptedBackups ?? []).map(interruptedFinding),
     ...(input.interruptedRestore ? [interruptedRestoreFinding(input.interruptedRestore)] : []),
+    ...(input.leftoverTemps ?? []).map(leftoverTempFinding),
   ];
   const sorted = sortFindings(findings);
   const plan: PrunePlan | null = options.prune ? flagPendingTargets(rawPlan, pipeline.pendingTargets) : null;
@@ -103,6 +106,18 @@ function interruptedRestoreFinding(backupId: string): Finding {
     evidence: `a knowledge restore stopped before it finished; the corpus holds part of backup ${backupId}`,
     recommended_action: 'review',
     command: `maestro knowledge restore ${backupId}`,
+  });
+}
+
+function leftoverTempFinding(path: string): Finding {
+  return finding({
+    priority: 'P2',
+    store: 'pipeline',
+    subtype: 'leftover-temp-file',
+    target: path,
+    file: path,
+    evidence: `${path} is the temp file of a write that was killed before its rename; its target was never changed by it`,
+    recommended_action: 'observe',
   });
 }
 
