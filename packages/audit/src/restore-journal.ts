@@ -44,11 +44,16 @@ export function readRestoreIntent(layout: WorkflowLayout): RestoreIntent | null 
   const path = restoreIntentPath(layout);
   const text = readTextIfExists(path);
   if (text === null) return null;
-  const raw = parseJsonText(text, `.workflow/${RESTORE_INTENT_FILE}`) as Partial<RestoreIntent>;
-  const manifest = AuditBackupManifestSchema.safeParse(raw.manifest);
-  const log = AuditLogLineSchema.safeParse(raw.log);
+  let raw: Partial<RestoreIntent> | null = null;
+  try {
+    raw = parseJsonText(text, `.workflow/${RESTORE_INTENT_FILE}`) as Partial<RestoreIntent>;
+  } catch {
+    // torn JSON: reported as damage below, like a wrong shape (maestro wrote it, not the user)
+  }
+  const manifest = AuditBackupManifestSchema.safeParse(raw?.manifest);
+  const log = AuditLogLineSchema.safeParse(raw?.log);
   if (
-    raw.schema_version !== 'maestro-restore-intent/1.0' ||
+    raw?.schema_version !== 'maestro-restore-intent/1.0' ||
     !Array.isArray(raw.files) ||
     !manifest.success ||
     !log.success

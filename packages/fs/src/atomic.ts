@@ -13,7 +13,9 @@ import { dirname } from 'node:path';
 import { environmentError, isMaestroError } from '@maestro/core';
 import { crashPoint } from './crash.js';
 import { assertLocksHeld } from './lock.js';
+import { directoryInTheWay, nameTooLong } from './read.js';
 import { sweepDeadTemps, tempPathFor } from './temp.js';
+import { assertMayWrite } from './write-guard.js';
 
 /** fsync a directory so that a rename inside it survives a crash. Best effort where unsupported. */
 export function fsyncDir(dir: string): void {
@@ -46,6 +48,7 @@ function existingMode(path: string): number | null {
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   let tmp: string | null = null;
+  assertMayWrite(path);
   try {
     mkdirSync(dir, { recursive: true });
     sweepDeadTemps(path);
@@ -65,6 +68,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     tmp = null;
   } catch (err) {
     if (isMaestroError(err)) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') throw directoryInTheWay(path);
+    if (code === 'ENAMETOOLONG') throw nameTooLong(path);
     throw environmentError('WRITE_FAILED', `cannot write ${path}: ${(err as Error).message}`, {
       hint: 'check free space and permissions; the previous content is intact',
       cause: err,

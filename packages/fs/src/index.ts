@@ -12,3 +12,4 @@ export { acquireLock, assertLocksHeld, LockTimeoutError, withLock, withLocks } f
 export { readJsonIfExists, readTextIfExists, readUserFile } from './read.js';
 export type { LeftoverTemp } from './temp.js';
 export { findLeftoverTemps, sweepDeadTemps } from './temp.js';
+export { ALLOW_EXTERNAL_WORKFLOW_ENV, assertMayWrite, guardWorkflowWrites } from './write-guard.js';

@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlin
 import { hostname } from 'node:os';
 import { environmentError } from '@maestro/core';
 import { tempPathFor } from './temp.js';
+import { assertMayWrite } from './write-guard.js';
 
 /** What a lock file holds, so that errors can say who holds it. */
 export interface LockOwner {
@@ -73,6 +74,7 @@ export function createWithOwner(lockPath: string, owner: LockOwner): boolean {
   } catch {
     // absent (or unreadable, which the create below reports)
   }
+  assertMayWrite(lockPath);
   const tmp = tempPathFor(lockPath);
   try {
     writeSynced(tmp, JSON.stringify(owner));
