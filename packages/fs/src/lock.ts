@@ -82,7 +82,9 @@ function judge(lockPath: string, staleMs: number): Seen | null {
   let stale: boolean;
   if (!owner) stale = age > Math.min(OWNERLESS_GRACE_MS, staleMs);
   else if (owner.host !== HOST) stale = age > staleMs;
-  else if (owner.pid === process.pid) stale = held.get(lockPath)?.token !== owner.token;
+  // Our own pid with a token we do not hold: another thread of this process (worker_threads share
+  // the pid, not this module's state). Alive, so never broken.
+  else if (owner.pid === process.pid) stale = false;
   else stale = pidIsDead(owner.pid);
   return { stale, ino: st.ino, mtimeMs: st.mtimeMs };
 }
