@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { CLI_BIN, runMaestro, runMaestroAsync, tmpProject } from '@maestro/test-utils';
@@ -161,4 +161,40 @@ describe.runIf(canUnshare)('a read-only tree with a stale lock of a dead writer'
     expect(w.code).toBe(3);
     expect(w.stderr).toContain(`cannot take or break lock ${join(root, CORPUS_LOCK)}: the file system is read-only`);
   }, 60_000);
+});
+
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+
+describe.runIf(process.getuid?.() === 0 && SETPRIV !== undefined)('a checkout that belongs to another user', () => {
+  test('a stale lock there is exit 3 naming it (permission denied), within the deadline, not a spin', () => {
+    const root = tmpProject({ '.workflow/specs/.keep': '' });
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(
+      join(root, CORPUS_LOCK),
+      JSON.stringify({ pid: Number(dead.stdout), host: hostname(), token: 't', createdAt: 0 }),
+    );
+    chmodSync(root, 0o755); // the temp dir is 0700: let `nobody` reach the project, but not write it
+    const t0 = Date.now();
+    const r = spawnSync(
+      SETPRIV as string,
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        CLI_BIN,
+        'spec',
+        'add',
+        'coding',
+        'T',
+        'b',
+        '--workflow-root',
+        root,
+      ],
+      { env: { ...process.env, HOME: root, MAESTRO_LOCK_TIMEOUT_MS: '60000' }, encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(r.status, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`cannot take or break lock ${join(root, CORPUS_LOCK)}: permission denied`);
+  });
 });
