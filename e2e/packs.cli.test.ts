@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ContextResolution,
@@ -200,6 +200,10 @@ describe('maestro pack resolve', () => {
     const p = project();
     warrantyPacks(p.ws);
     execFileSync('mkfifo', [join(p.ws, 'acme-facts/compiled/stuck.md')]);
+    // A pack whose KNOWLEDGE.md is a FIFO: discovery fstat()s it and refuses it. On Node 20 that fstat
+    // made the next first-time require fail (nodejs/node#51142), which was write-file-atomic's.
+    mkdirSync(join(p.ws, 'fifo-pack'));
+    execFileSync('mkfifo', [join(p.ws, 'fifo-pack/KNOWLEDGE.md')]);
     const r = p.run(['pack', 'resolve', '-q', 'Acme Widget warranty', '--trust-workspace', '--record', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('Cannot find module');
