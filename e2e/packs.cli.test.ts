@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ContextResolution,
@@ -193,6 +194,23 @@ describe('maestro pack resolve', () => {
     const record = ContextResolution.parse(JSON.parse(readFileSync(out.record as string, 'utf8')));
     expect(record.wrapper_order).toEqual(['founder-persona', 'acme-facts']);
     expect(p.run(['pack', 'list', '--trust-workspace', '--json']).code).toBe(0);
+  });
+
+  it('writes the record with --record although a pack holds a FIFO (refused, never read)', () => {
+    const p = project();
+    warrantyPacks(p.ws);
+    execFileSync('mkfifo', [join(p.ws, 'acme-facts/compiled/stuck.md')]);
+    // A pack whose KNOWLEDGE.md is a FIFO: discovery fstat()s it and refuses it. On Node 20 that fstat
+    // made the next first-time require fail (nodejs/node#51142), which was write-file-atomic's.
+    mkdirSync(join(p.ws, 'fifo-pack'));
+    execFileSync('mkfifo', [join(p.ws, 'fifo-pack/KNOWLEDGE.md')]);
+    const r = p.run(['pack', 'resolve', '-q', 'Acme Widget warranty', '--trust-workspace', '--record', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('Cannot find module');
+    const out = PackResolveOutput.parse(r.json());
+    expect(ContextResolution.parse(JSON.parse(readFileSync(out.record as string, 'utf8'))).wrapper_order).toContain(
+      'acme-facts',
+    );
   });
 
   it('emits nothing when the budget is smaller than every file', () => {

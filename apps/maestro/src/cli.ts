@@ -203,19 +203,24 @@ async function makeContext(
   json: boolean,
 ): Promise<CommandContext> {
   // Loaded here, not at the top, so that --help and --version stay at bare-node start-up cost.
-  const [{ runtimeFromEnv }, { workflowLayout }] = await Promise.all([import('@maestro/core'), import('@maestro/fs')]);
+  const [{ runtimeFromEnv }, { ALLOW_EXTERNAL_WORKFLOW_ENV, guardWorkflowWrites, workflowLayout }] = await Promise.all([
+    import('@maestro/core'),
+    import('@maestro/fs'),
+  ]);
   if (workflowRoot === '') throw usageError('--workflow-root is empty', 'write --workflow-root <project dir>');
   checkClockEnv(io.env.MAESTRO_NOW);
   const explicit = workflowRoot ?? io.env.MAESTRO_WORKFLOW_ROOT;
   const root = explicit ? resolve(io.cwd, explicit) : findProjectRoot(io.cwd);
   const showProgress = !json && io.stderrIsTTY;
+  const layout = workflowLayout(root);
+  guardWorkflowWrites(layout, io.env[ALLOW_EXTERNAL_WORKFLOW_ENV] === '1');
   return {
     root,
     cwd: io.cwd,
     env: io.env,
     json,
     interactive: io.stderrIsTTY,
-    layout: workflowLayout(root),
+    layout,
     runtime: runtimeFromEnv(io.env),
     readStdin: io.readStdin,
     warn: (line) => io.stderr(`warning: ${line}\n`),

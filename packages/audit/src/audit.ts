@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { inputError, type Runtime, systemRuntime } from '@maestro/core';
-import { type LockOptions, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
+import { findLeftoverTemps, type LockOptions, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
 import { type LoadedCorpus, loadCorpusFiles, recoverSpecEdit } from '@maestro/spec';
 import { type ApplyOptions, applyPrunePlan } from './apply.js';
 import { listBackups } from './backups.js';
 import { readPipeline } from './read-pipeline.js';
 import { fileReceipts, type ReceiptSource } from './receipts.js';
 import { type AuditInput, buildAudit } from './report.js';
+import { readRestoreIntent, recoverRestore } from './restore-journal.js';
 import { type CodeRef, codePathsToCheck } from './rules-corpus.js';
 import { AUDIT_SCOPES, type AuditReport, type AuditScope } from './schemas.js';
 
@@ -77,6 +78,8 @@ export async function auditKnowledge(
     async () => {
       // Finish a half-done multi-file spec edit first, so the plan never sees half an edit.
       await recoverSpecEdit(layout);
+      // Likewise a restore that was killed: finish it to the backup's bytes before planning.
+      await recoverRestore(layout);
       const { input, loaded } = readAuditInput(layout, options, runtime);
       const report = buildAudit(input, { prune: true });
       const applied = await applyPrunePlan(layout, loaded, report.prune_plan!, {
@@ -117,9 +120,21 @@ export function readAuditInput(
       pipeline: pipeline.snapshot,
       usage: { exposure, consumption: pipeline.consumption },
       interruptedBackups: backups.filter((b) => b.state === 'applying').map((b) => b.backup_id),
+      interruptedRestore: pendingRestore(layout, notes),
+      leftoverTemps: findLeftoverTemps(layout.workflow).map((t) => relative(layout.root, t.path)),
       notes,
     },
   };
+}
+
+/** The backup of a pending restore intent; a damaged intent is still reported (and noted). */
+function pendingRestore(layout: WorkflowLayout, notes: string[]): string | null {
+  try {
+    return readRestoreIntent(layout)?.backup_id ?? null;
+  } catch (err) {
+    notes.push((err as Error).message);
+    return '(damaged restore intent)';
+  }
 }
 
 /** Each in-project `codePaths` entry of each knowhow document, with whether it exists. */

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError, isMaestroError, parseJsonText, sha256 } from '@maestro/core';
-import { readTextIfExists, type WorkflowLayout, writeJsonAtomic } from '@maestro/fs';
+import { assertMayWrite, readTextIfExists, type WorkflowLayout, writeJsonAtomic } from '@maestro/fs';
 import {
   type AuditBackupManifest,
   AuditBackupManifestSchema,
@@ -30,6 +30,7 @@ export function auditLogPath(layout: WorkflowLayout): string {
 
 /** Claims a fresh `knowledge-audit-<stamp>[-N]` folder (mkdir without `recursive`: one winner per name). */
 export function claimBackupDir(layout: WorkflowLayout, now: Date): string {
+  assertMayWrite(layout.trash);
   mkdirSync(layout.trash, { recursive: true });
   const base = `${BACKUP_PREFIX}${backupStamp(now)}`;
   for (let n = 1; ; n++) {
@@ -126,6 +127,7 @@ export function listBackups(layout: WorkflowLayout): BackupList {
 export function appendAuditLog(layout: WorkflowLayout, lines: readonly AuditLogLine[]): void {
   if (!lines.length) return;
   const text = lines.map((l) => JSON.stringify(AuditLogLineSchema.parse(l))).join('\n');
+  assertMayWrite(layout.auditDir);
   mkdirSync(layout.auditDir, { recursive: true });
   const fd = openSync(auditLogPath(layout), 'a');
   try {

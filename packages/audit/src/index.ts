@@ -18,6 +18,8 @@ export type { AuditInput, AuditOptions } from './report.js';
 export { buildAudit } from './report.js';
 export type { RestoreOptions } from './restore.js';
 export { changedSinceApply, restoreBackup } from './restore.js';
+export type { RestoreIntent } from './restore-journal.js';
+export { RESTORE_INTENT_FILE, readRestoreIntent, recoverRestore } from './restore-journal.js';
 export type { CodeRef } from './rules-corpus.js';
 export { CONTESTED_STALE_DAYS, FRESHNESS_FLOOR, freshness, HALF_LIFE_DAYS, STALE_BELOW } from './rules-corpus.js';
 export type { PipelineProblem, PipelineSnapshot, SessionBacklog } from './rules-pipeline.js';

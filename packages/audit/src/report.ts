@@ -23,6 +23,10 @@ export interface AuditInput {
   usage?: UsageSnapshot;
   /** Backups whose apply never finished (state `applying`). */
   interruptedBackups?: readonly string[];
+  /** The backup of a `knowledge restore` that stopped before it finished (its intent is pending). */
+  interruptedRestore?: string | null;
+  /** Temp files interrupted writes left under `.workflow/` (relative to the project root). */
+  leftoverTemps?: readonly string[];
   notes?: readonly string[];
 }
 
@@ -53,6 +57,8 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
     ...pipelineFindings(pipeline),
     ...usage.findings,
     ...(input.interruptedBackups ?? []).map(interruptedFinding),
+    ...(input.interruptedRestore ? [interruptedRestoreFinding(input.interruptedRestore)] : []),
+    ...(input.leftoverTemps ?? []).map(leftoverTempFinding),
   ];
   const sorted = sortFindings(findings);
   const plan: PrunePlan | null = options.prune ? flagPendingTargets(rawPlan, pipeline.pendingTargets) : null;
@@ -87,6 +93,31 @@ function interruptedFinding(backupId: string): Finding {
     evidence: `an audit apply stopped before it finished; the corpus may hold part of its edits (backup ${backupId})`,
     recommended_action: 'review',
     command: `maestro knowledge restore ${backupId}`,
+  });
+}
+
+function interruptedRestoreFinding(backupId: string): Finding {
+  return finding({
+    priority: 'P0',
+    store: 'pipeline',
+    subtype: 'interrupted-restore',
+    target: backupId,
+    file: '.workflow/.knowledge-restore.intent.json',
+    evidence: `a knowledge restore stopped before it finished; the corpus holds part of backup ${backupId}`,
+    recommended_action: 'review',
+    command: `maestro knowledge restore ${backupId}`,
+  });
+}
+
+function leftoverTempFinding(path: string): Finding {
+  return finding({
+    priority: 'P2',
+    store: 'pipeline',
+    subtype: 'leftover-temp-file',
+    target: path,
+    file: path,
+    evidence: `${path} is the temp file of a write that was killed before its rename; its target was never changed by it`,
+    recommended_action: 'observe',
   });
 }
 

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError, type Runtime } from '@maestro/core';
-import { type LockOptions, restoreFiles, type WorkflowLayout, withCorpusLock, withLocks } from '@maestro/fs';
-import { appendAuditLog, backupDir, fileSha, readManifest, writeManifest } from './backups.js';
+import { type LockOptions, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
+import { backupDir, fileSha, readManifest } from './backups.js';
+import { commitRestore, type RestoreIntent, recoverRestore } from './restore-journal.js';
 import type { AuditBackupManifest, RestoreResult } from './schemas.js';
 
 export interface RestoreOptions {
@@ -32,10 +33,12 @@ export function changedSinceApply(
 }
 
 /**
- * `maestro knowledge restore <backup-id>`: under the corpus lock, puts every file of the backup
- * back (atomically per file) and records it in the audit log. If a file changed since the apply
- * it refuses (`restored: false`, the files listed) unless `force`. A backup that was rolled back
- * already has nothing to restore; an unknown id or damaged manifest is exit 2.
+ * `maestro knowledge restore <backup-id>`: under the corpus lock, finishes any interrupted
+ * restore first, then journals this one (intent before any file) and puts every file of the
+ * backup back, exactly as backed up, and records it in the audit log. A restore killed at any
+ * point is finished by the next run (or any audit apply) to the same bytes. If a file changed
+ * since the apply it refuses (`restored: false`, the files listed) unless `force`. A backup
+ * that was rolled back already has nothing to restore; an unknown id or damaged manifest is exit 2.
  */
 export async function restoreBackup(
   layout: WorkflowLayout,
@@ -45,7 +48,9 @@ export async function restoreBackup(
   return withCorpusLock(
     layout,
     async () => {
+      const recovered = await recoverRestore(layout);
       const manifest = readManifest(layout, backupId);
+      if (recovered?.backup_id === backupId) return finished(recovered);
       if (manifest.state === 'rolled-back') {
         throw inputError(
           'BACKUP_ROLLED_BACK',
@@ -56,7 +61,8 @@ export async function restoreBackup(
         );
       }
       const paths = manifest.files.map((f) => f.path);
-      const missing = paths.filter((p) => !existsSync(join(backupDir(layout, backupId), p)));
+      const dir = backupDir(layout, backupId);
+      const missing = paths.filter((p) => !existsSync(join(dir, p)));
       if (missing.length) {
         throw inputError('BACKUP_INCOMPLETE', `${backupId} is missing its copy of ${missing.join(', ')}`, {
           hint: `look in .workflow/.trash/${backupId}/; nothing was restored`,
@@ -64,36 +70,52 @@ export async function restoreBackup(
       }
       const current = new Map(paths.map((p) => [p, fileSha(join(layout.root, p))]));
       const changed = changedSinceApply(manifest, current);
+      const forced = !!options.force;
       const result: RestoreResult = {
         schema_version: 'maestro-audit-restore/1.0',
         backup_id: backupId,
         restored: false,
         files: [],
         changed_since_apply: changed,
-        forced: !!options.force,
+        forced,
       };
-      if (changed.length && !options.force) return result;
-      await withLocks(
-        paths.map((p) => join(layout.root, p)),
-        () => restoreFiles(layout.root, backupDir(layout, backupId), paths),
-        options.lock,
-      );
+      if (changed.length && !forced) return result;
       const at = options.runtime.now().toISOString();
-      await writeManifest(layout, { ...manifest, state: 'restored', updated_at: at });
-      appendAuditLog(layout, [
-        {
+      await commitRestore(layout, {
+        schema_version: 'maestro-restore-intent/1.0',
+        backup_id: backupId,
+        files: paths.map((p) => ({
+          path: p,
+          from_sha256: current.get(p) ?? null,
+          to_sha256: fileSha(join(dir, p)) as string,
+        })),
+        manifest: { ...manifest, state: 'restored', updated_at: at },
+        log: {
           event: 'restore',
           audit_id: manifest.audit_id,
           backup_id: backupId,
           backup_path: `.workflow/.trash/${backupId}`,
           files: paths,
-          forced: !!options.force,
+          forced,
           changed_since_apply: changed,
           at,
         },
-      ]);
+      });
       return { ...result, restored: true, files: paths };
     },
     options.lock,
   );
+}
+
+/** The result of a restore that an earlier, interrupted run of the same command had begun. */
+function finished(intent: RestoreIntent): RestoreResult {
+  const log = intent.log as Extract<RestoreIntent['log'], { event: 'restore' }>;
+  return {
+    schema_version: 'maestro-audit-restore/1.0',
+    backup_id: intent.backup_id,
+    restored: true,
+    files: intent.files.map((f) => f.path),
+    changed_since_apply: log.changed_since_apply,
+    forced: log.forced,
+  };
 }

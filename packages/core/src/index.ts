@@ -18,4 +18,14 @@ export { CANDIDATE_ID_PATTERN, candidateId, derivedId, newSid, randomBase36, SID
 export type { Issue, Parsed } from './issues.js';
 export { formatIssue } from './issues.js';
 export { jsonErrorOffset, lineColumnAt, parseJsonText } from './json.js';
+export {
+  AMPERSAND_FORMS,
+  countClosingTags,
+  escapeMarkup,
+  FENCE_NAMES,
+  foldForReader,
+  LESS_THAN_FORMS,
+  neutraliseTags,
+  ROLE_NAMES,
+} from './markup.js';
 export { canonicalJson, contentHash, hashJson, normalizeText, sha256, slugify } from './text.js';

@@ -164,3 +164,23 @@ describe('backups', () => {
     expect(readBackupManifest(backup)?.reason).toBe('test');
   });
 });
+
+describe('writeFileAtomic after an fstat of a FIFO', () => {
+  it('still writes: the write path loads no module lazily (nodejs/node#51142 broke the next require)', () => {
+    const dir = tmpDir();
+    const fifo = join(dir, 'pipe');
+    spawnSync('mkfifo', [fifo]);
+    const target = join(dir, 'out.json');
+    // What a pack reader does to a FIFO it refuses, then what `pack resolve --record` does next.
+    const code = `import * as mfs from ${JSON.stringify(FS_DIST)};
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+const fd = openSync(${JSON.stringify(fifo)}, constants.O_RDONLY | constants.O_NONBLOCK);
+fstatSync(fd);
+closeSync(fd);
+await mfs.writeJsonAtomic(${JSON.stringify(target)}, { ok: true });`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(r.stderr).not.toContain('Cannot find module');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual({ ok: true });
+  });
+});

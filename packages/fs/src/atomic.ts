@@ -1,6 +1,21 @@
-import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
-import { environmentError } from '@maestro/core';
+import { environmentError, isMaestroError } from '@maestro/core';
+import { crashPoint } from './crash.js';
+import { assertLocksHeld } from './lock.js';
+import { directoryInTheWay, nameTooLong } from './read.js';
+import { sweepDeadTemps, tempPathFor } from './temp.js';
+import { assertMayWrite } from './write-guard.js';
 
 /** fsync a directory so that a rename inside it survives a crash. Best effort where unsupported. */
 export function fsyncDir(dir: string): void {
@@ -15,24 +30,63 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+function existingMode(path: string): number | null {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The one atomic-write primitive: temp file + fsync + rename, then fsync of the directory.
- * Readers see either the old bytes or the new bytes, never a torn file.
+ * The one atomic-write primitive: temp file (`<file>.<pid>.<hex>.tmp`) + fsync + rename, then
+ * fsync of the directory. Readers see either the old bytes or the new bytes, never a torn file;
+ * an existing file keeps its mode. Right before the rename it checks that the caller still holds
+ * every lock it took (`LOCK_LOST` otherwise, nothing written), and it first removes temps of this
+ * file left by writers that were killed. Crash point: `atomic:before-rename` (temp written and synced).
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
+  let tmp: string | null = null;
+  assertMayWrite(path);
   try {
     mkdirSync(dir, { recursive: true });
-    // Loaded on first write, so read-only commands never pay for it at start-up.
-    const { default: writeFileAtomicLib } = await import('write-file-atomic');
-    await writeFileAtomicLib(path, typeof data === 'string' ? data : Buffer.from(data), { fsync: true });
+    sweepDeadTemps(path);
+    const mode = existingMode(path);
+    tmp = tempPathFor(path);
+    const fd = openSync(tmp, 'wx');
+    try {
+      writeFileSync(fd, data);
+      if (mode !== null) fchmodSync(fd, mode);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    crashPoint('atomic:before-rename');
+    assertLocksHeld(path);
+    renameSync(tmp, path);
+    tmp = null;
   } catch (err) {
+    if (isMaestroError(err)) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') throw directoryInTheWay(path);
+    if (code === 'ENAMETOOLONG') throw nameTooLong(path);
     throw environmentError('WRITE_FAILED', `cannot write ${path}: ${(err as Error).message}`, {
       hint: 'check free space and permissions; the previous content is intact',
       cause: err,
     });
+  } finally {
+    if (tmp !== null) removeQuietly(tmp);
   }
   fsyncDir(dir);
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // nothing left to clean
+  }
 }
 
 /** Writes JSON (2-space indent, final newline) atomically. */

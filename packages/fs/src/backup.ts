@@ -3,6 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { sha256 } from '@maestro/core';
 import { writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { readJsonIfExists } from './read.js';
+import { assertMayWrite } from './write-guard.js';
 
 export interface BackupManifest {
   schema_version: 'maestro-backup/1.0';
@@ -28,6 +29,7 @@ export async function backupFiles(
     const src = join(root, rel);
     if (!existsSync(src)) continue;
     const dest = join(backupDir, rel);
+    assertMayWrite(dest);
     mkdirSync(dirname(dest), { recursive: true });
     copyFileSync(src, dest);
     files.push({ path: rel, sha256: sha256(readFileSync(src)) });

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { environmentError, type Runtime } from '@maestro/core';
+import { environmentError, isMaestroError, type Runtime } from '@maestro/core';
 import { fsyncDir, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { crashPoint } from './crash.js';
+import { assertLocksHeld } from './lock.js';
 import { readJsonIfExists } from './read.js';
 
 /** One file of a multi-file commit: the exact bytes it must end up with. */
@@ -88,6 +89,7 @@ async function applyIntent(root: string, intent: CommitIntent, crashPrefix: stri
 }
 
 function clearIntent(intentPath: string): void {
+  assertLocksHeld(intentPath);
   try {
     unlinkSync(intentPath);
   } catch (err) {
@@ -98,9 +100,20 @@ function clearIntent(intentPath: string): void {
 
 /** Reads a pending intent, if any. A damaged intent is an environment error naming the file. */
 export function readIntent<M = unknown>(intentPath: string): CommitIntent<M> | null {
-  const raw = readJsonIfExists(intentPath) as CommitIntent<M> | null;
+  let raw: CommitIntent<M> | null;
+  try {
+    raw = readJsonIfExists(intentPath) as CommitIntent<M> | null;
+  } catch (err) {
+    // Maestro wrote this file, not the user: torn or garbled JSON is damage, like a wrong schema.
+    if (!isMaestroError(err) || err.code !== 'INVALID_JSON') throw err;
+    throw environmentError('INTENT_DAMAGED', `commit intent ${intentPath} is damaged: ${err.message}`, {
+      hint: 'inspect it; if no maestro process is running, move it aside and rerun',
+      location: { file: intentPath },
+      cause: err,
+    });
+  }
   if (raw === null) return null;
-  if (raw.schema_version !== 'maestro-commit-intent/1.0' || !Array.isArray(raw.writes)) {
+  if (raw?.schema_version !== 'maestro-commit-intent/1.0' || !Array.isArray(raw.writes)) {
     throw environmentError('INTENT_DAMAGED', `commit intent ${intentPath} is not a maestro commit intent`, {
       hint: 'inspect it; if no maestro process is running, move it aside and rerun',
       location: { file: intentPath },

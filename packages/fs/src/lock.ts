@@ -1,29 +1,28 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { closeSync, openSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { environmentError, MaestroError } from '@maestro/core';
+import { createWithOwner, HOST, type LockOwner, readOwner, unbreakableBecause, unbreakableLock } from './lock-owner.js';
+import { pidIsDead } from './pid.js';
 
-/** What a lock file holds, so that errors can say who holds it. */
-export interface LockOwner {
-  pid: number;
-  host: string;
-  token: string;
-  createdAt: number;
-}
+export type { LockOwner } from './lock-owner.js';
 
 export interface LockOptions {
   /** Give up after this long (default 15 s, or `MAESTRO_LOCK_TIMEOUT_MS`). */
   timeoutMs?: number;
   /**
-   * A lock whose mtime is older than this is stale (default 30 s); the holder refreshes it. It is
-   * generous because a holder busy in synchronous work cannot refresh; a crashed holder on this
-   * host is detected at once by its dead pid instead.
+   * How old (by mtime; the holder refreshes it) a lock of another host must be before it is
+   * broken (default 30 s, or `MAESTRO_LOCK_STALE_MS`). A lock of this host is never broken by age
+   * while its owner pid is alive: a holder that is merely suspended (SIGSTOP, a paused VM) still
+   * holds it. A dead owner pid frees it at once.
    */
   staleMs?: number;
   /** Poll interval while waiting (default 25 ms, with jitter). */
   retryMs?: number;
 }
+
+/** A lock whose content names no owner is judged dead once it is this old (a creator killed mid-write). */
+const OWNERLESS_GRACE_MS = 3_000;
 
 export class LockTimeoutError extends MaestroError {
   constructor(lockPath: string, owner: LockOwner | null, ageMs: number | null) {
@@ -33,7 +32,7 @@ export class LockTimeoutError extends MaestroError {
     super('LOCK_TIMEOUT', `timed out waiting for lock ${lockPath} (${who})`, {
       exitCode: 3,
       hint: owner
-        ? `wait for pid ${owner.pid} to finish, or if it is gone remove ${lockPath}`
+        ? `wait for pid ${owner.pid} to finish (a suspended process holds its lock until it resumes or exits), or if it is gone remove ${lockPath}`
         : `if no maestro process is running, remove ${lockPath}`,
       details: { lock: lockPath, owner, ageMs },
     });
@@ -41,16 +40,15 @@ export class LockTimeoutError extends MaestroError {
   }
 }
 
-function defaultTimeout(): number {
-  const fromEnv = Number(process.env.MAESTRO_LOCK_TIMEOUT_MS);
-  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 15_000;
+function fromEnv(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
 function formatAge(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
 }
 
-const HOST = hostname();
 /** Locks this process holds, by lock path: the owner token and the heartbeat timer. */
 const held = new Map<string, { token: string; timer: NodeJS.Timeout }>();
 /**
@@ -63,87 +61,67 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-function readOwner(lockPath: string): LockOwner | null {
-  try {
-    const raw = JSON.parse(readFileSync(lockPath, 'utf8')) as Partial<LockOwner>;
-    // maestro-flow writes {pid, token, createdAt} without a host: such an owner is judged by age.
-    if (typeof raw.pid === 'number') {
-      const host = typeof raw.host === 'string' ? raw.host : 'unknown host';
-      return { pid: raw.pid, host, token: String(raw.token ?? ''), createdAt: Number(raw.createdAt ?? 0) };
-    }
-  } catch {
-    // unreadable or half-written owner: judged by age alone
-  }
-  return null;
+interface Seen {
+  stale: boolean;
+  ino: number;
+  mtimeMs: number;
 }
 
-function pidIsDead(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
-function isStale(lockPath: string, staleMs: number): { stale: boolean; ino: number; mtimeMs: number } | null {
+/** Whether the lock at `lockPath` may be broken; null when it vanished. */
+function judge(lockPath: string, staleMs: number): Seen | null {
   let st: ReturnType<typeof statSync>;
   try {
     st = statSync(lockPath);
   } catch {
     return null; // gone: try again at once
   }
+  if (!st.isFile())
+    throw unbreakableLock(lockPath, st.isDirectory() ? 'it is a directory' : 'it is not a regular file');
   const age = Date.now() - st.mtimeMs;
   const owner = readOwner(lockPath);
-  let stale = age > staleMs;
-  if (!stale && owner && owner.host === HOST && owner.pid !== process.pid && pidIsDead(owner.pid)) stale = true;
+  let stale: boolean;
+  if (!owner) stale = age > Math.min(OWNERLESS_GRACE_MS, staleMs);
+  else if (owner.host !== HOST) stale = age > staleMs;
+  // Our own pid with a token we do not hold: another thread of this process (worker_threads share
+  // the pid, not this module's state). Alive, so never broken.
+  else if (owner.pid === process.pid) stale = false;
+  else stale = pidIsDead(owner.pid);
   return { stale, ino: st.ino, mtimeMs: st.mtimeMs };
 }
 
-function tryCreate(lockPath: string, owner: LockOwner): boolean {
-  let fd: number;
-  try {
-    fd = openSync(lockPath, 'wx');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    throw environmentError('LOCK_IO', `cannot create lock ${lockPath}: ${(err as Error).message}`, {
-      hint: 'check that the directory exists and is writable',
-      cause: err,
-    });
-  }
-  try {
-    writeSync(fd, JSON.stringify(owner));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
+function code(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException).code;
 }
 
 /**
  * Breaks a stale lock under a short O_EXCL side lock, and only if the lock file is still the one
  * judged stale (same inode and mtime), so two waiters cannot both break and both take it.
+ * Returns whether it removed the lock. A lock (or side lock) that cannot be removed is an
+ * environment error: waiting for it would never end.
  */
-function breakStale(lockPath: string, seen: { ino: number; mtimeMs: number }): void {
+function breakStale(lockPath: string, seen: Seen): boolean {
   const side = `${lockPath}.break`;
   let fd: number;
   try {
     fd = openSync(side, 'wx');
-  } catch {
+  } catch (err) {
+    if (code(err) !== 'EEXIST') throw unbreakableBecause(lockPath, err);
     try {
       if (Date.now() - statSync(side).mtimeMs > 5_000) unlinkSync(side);
-    } catch {
-      // another waiter is breaking it
+    } catch (e) {
+      if (code(e) !== 'ENOENT') throw unbreakableBecause(side, e);
     }
-    return;
+    return false; // another waiter is breaking it
   }
   closeSync(fd);
   try {
     const st = statSync(lockPath);
-    if (st.ino === seen.ino && st.mtimeMs === seen.mtimeMs) unlinkSync(lockPath);
-  } catch {
-    // already gone
+    if (st.ino !== seen.ino || st.mtimeMs !== seen.mtimeMs) return false;
+    unlinkSync(lockPath);
+    return true;
+  } catch (err) {
+    if (code(err) === 'ENOENT') return false;
+    throw unbreakableBecause(lockPath, err);
   } finally {
     try {
       unlinkSync(side);
@@ -162,44 +140,57 @@ export interface LockHandle {
 /** Takes `<target>.lock`, waiting up to the timeout. Not reentrant: use `withLock` for that. */
 export async function acquireLock(target: string, options: LockOptions = {}): Promise<LockHandle> {
   const lockPath = `${target}.lock`;
-  const timeoutMs = options.timeoutMs ?? defaultTimeout();
-  const staleMs = options.staleMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? fromEnv('MAESTRO_LOCK_TIMEOUT_MS', 15_000);
+  const staleMs = fromEnv('MAESTRO_LOCK_STALE_MS', options.staleMs ?? 30_000);
   const retryMs = options.retryMs ?? 25;
   const deadline = Date.now() + timeoutMs;
   const owner: LockOwner = { pid: process.pid, host: HOST, token: randomUUID(), createdAt: Date.now() };
+  // Every path through the loop reaches the deadline check: a lock that keeps being freed and
+  // retaken, or that cannot be broken at all, never spins past the timeout.
+  let freedPastDeadline = false;
   for (;;) {
-    if (tryCreate(lockPath, owner)) break;
-    const seen = isStale(lockPath, staleMs);
-    if (seen?.stale) {
-      breakStale(lockPath, seen);
+    if (createWithOwner(lockPath, owner)) break;
+    const seen = judge(lockPath, staleMs);
+    const freed = seen === null || (seen.stale && breakStale(lockPath, seen));
+    const late = Date.now() >= deadline;
+    if (freed && (!late || !freedPastDeadline)) {
+      freedPastDeadline = late;
       continue;
     }
-    if (Date.now() >= deadline) {
-      let age: number | null = null;
-      try {
-        age = Date.now() - statSync(lockPath).mtimeMs;
-      } catch {
-        continue; // released just now
-      }
-      const current = readOwner(lockPath);
-      throw new LockTimeoutError(lockPath, current, current ? Date.now() - current.createdAt : age);
-    }
+    if (late) throw timeoutFor(lockPath);
     await sleep(retryMs + Math.floor(Math.random() * retryMs));
   }
+  held.set(lockPath, { token: owner.token, timer: heartbeat(lockPath, owner.token, staleMs) });
+  return handleFor(lockPath);
+}
+
+function timeoutFor(lockPath: string): LockTimeoutError {
+  let age: number | null = null;
+  try {
+    age = Date.now() - statSync(lockPath).mtimeMs;
+  } catch {
+    // released just now
+  }
+  const current = readOwner(lockPath);
+  return new LockTimeoutError(lockPath, current, current ? Date.now() - current.createdAt : age);
+}
+
+/** Refreshes the lock's mtime while it is still ours (never someone else's lock that replaced it). */
+function heartbeat(lockPath: string, token: string, staleMs: number): NodeJS.Timeout {
   const timer = setInterval(
     () => {
       try {
+        if (readOwner(lockPath)?.token !== token) return;
         const now = new Date();
         utimesSync(lockPath, now, now);
       } catch {
-        // lock vanished under us; release will notice
+        // lock vanished under us; the next commit's check will notice
       }
     },
     Math.max(100, Math.floor(staleMs / 4)),
   );
   timer.unref();
-  held.set(lockPath, { token: owner.token, timer });
-  return handleFor(lockPath);
+  return timer;
 }
 
 function handleFor(lockPath: string): LockHandle {
@@ -224,6 +215,29 @@ function handleFor(lockPath: string): LockHandle {
       }
     },
   };
+}
+
+/**
+ * Checks, right before a commit's rename or unlink, that the current async chain still holds
+ * every lock it took (the lock file still carries its token). A writer whose lock was broken or
+ * removed while it was stalled must not overwrite what the new holder wrote: this throws
+ * `LOCK_LOST` (exit 3) naming the lock, what holds it now and the file left unwritten.
+ */
+export function assertLocksHeld(writing: string): void {
+  for (const lockPath of chain.getStore() ?? []) {
+    const mine = held.get(lockPath)?.token;
+    const owner = readOwner(lockPath);
+    if (mine !== undefined && owner?.token === mine) continue;
+    const now = owner ? `it is now held by pid ${owner.pid} on ${owner.host}` : 'it was removed';
+    throw environmentError(
+      'LOCK_LOST',
+      `lost lock ${lockPath} before writing ${writing}: ${now} (broken or removed while this process was stalled); ${writing} was not written`,
+      {
+        hint: 'rerun the command: it re-reads the current files, so nothing the other writer did is overwritten',
+        details: { lock: lockPath, file: writing, owner },
+      },
+    );
+  }
 }
 
 /** Runs `fn` holding `<target>.lock`; reentrant for nested calls in the same async chain. */

@@ -8,8 +8,25 @@ export function readTextIfExists(path: string): string | null {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
+    if (code === 'EISDIR') throw directoryInTheWay(path);
+    if (code === 'ENAMETOOLONG') throw nameTooLong(path);
     throw unreadable(path, err);
   }
+}
+
+/** A path built from an id or name the user gave that the file system cannot hold: bad input (exit 2). */
+export function nameTooLong(path: string) {
+  return inputError('NAME_TOO_LONG', `the path ${path.slice(0, 120)}… is too long for the file system`, {
+    hint: 'use a shorter id or name; nothing was written',
+  });
+}
+
+/** A directory where maestro keeps a file: bad input (exit 2) the user must move aside, never an IO error. */
+export function directoryInTheWay(path: string) {
+  return inputError('FILE_IS_DIRECTORY', `${path} is a directory, but a file belongs there`, {
+    hint: `move the directory aside (e.g. \`mv ${path} ${path}.dir\`) and rerun; nothing was written`,
+    location: { file: path },
+  });
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

@@ -18,8 +18,23 @@ export interface RunPaths {
   receipt: string;
 }
 
-/** Session ids are `YYYYMMDD-slug`; anything else (including `..`) is bad input. */
+/** Longest session or run id: it names a folder, and a file name holds at most 255 bytes. */
+export const MAX_ID_LENGTH = 200;
+
+function assertLength(kind: string, id: string): void {
+  if (id.length <= MAX_ID_LENGTH) return;
+  throw inputError(
+    'ID_TOO_LONG',
+    `${kind} id "${id.slice(0, 40)}…" is ${id.length} characters; ids are at most ${MAX_ID_LENGTH}`,
+    {
+      hint: `use a shorter id (run \`maestro session list\` to see the sessions)`,
+    },
+  );
+}
+
+/** Session ids are `YYYYMMDD-slug`, at most 200 characters; anything else (including `..`) is bad input. */
 export function assertSessionId(id: string): void {
+  assertLength('session', id);
   if (!SESSION_ID_PATTERN.test(id)) {
     throw inputError('INVALID_SESSION_ID', `invalid session id "${id}": expected YYYYMMDD-slug, e.g. 20260101-auth`, {
       hint: 'run `maestro session list` to see the sessions',
@@ -29,6 +44,7 @@ export function assertSessionId(id: string): void {
 
 /** Run ids are `YYYYMMDD-NNN-command`. */
 export function assertRunId(id: string): void {
+  assertLength('run', id);
   if (!RUN_ID_PATTERN.test(id)) {
     throw inputError(
       'INVALID_RUN_ID',

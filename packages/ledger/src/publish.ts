@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { crashPoint, fsyncDir } from '@maestro/fs';
+import { assertMayWrite, crashPoint, fsyncDir } from '@maestro/fs';
 
 /** Prefix of the folders a create builds before renaming them into place (hidden: listings skip them). */
 export const CREATING_PREFIX = '.creating-';
@@ -14,6 +14,7 @@ export const CREATING_PREFIX = '.creating-';
  * interrupted create can have left, is replaced.
  */
 export function publishDir(parent: string, name: string, file: string, text: string): boolean {
+  assertMayWrite(parent);
   const tmp = join(parent, `${CREATING_PREFIX}${name}-${process.pid}-${randomBytes(4).toString('hex')}`);
   mkdirSync(tmp);
   try {

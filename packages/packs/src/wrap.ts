@@ -1,3 +1,11 @@
+import {
+  countClosingTags as countFolded,
+  escapeMarkup,
+  FENCE_NAMES,
+  foldForReader,
+  neutraliseTags,
+  ROLE_NAMES,
+} from '@maestro/core';
 import type { PackGrounding, PackProfile, PackStatus, PackTrust, RuntimeMode } from './model.js';
 
 /** The standard's data preface (English rendering, plus the adding-support guide's two safety sentences). */
@@ -22,52 +30,14 @@ export const WRAPPER_CLOSE = '</knowledge_pack>';
 
 /** XML attribute escaping (values come from frontmatter, which an untrusted pack controls). */
 export function escapeAttr(value: string): string {
-  return escapeMarkup(value).replaceAll('"', '&quot;');
+  // U+FF02 folds to `"` under NFKC: a lenient reader would see it end the attribute.
+  return escapeMarkup(value).replaceAll('"', '&quot;').replaceAll('\uFF02', '&quot;');
 }
 
-/**
- * Text-node escaping: `&`, `<`, `>`, plus a fullwidth or small less-than sign that starts
- * something tag-like (NFKC folds it into `<`, and a lenient reader may too).
- */
-export function escapeMarkup(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replace(/[\uFF1C\uFE64](?=[\s\p{Cf}\p{Mn}\p{Me}]*[/!?\p{L}_])/gu, '&lt;');
-}
+export { escapeMarkup, neutraliseTags } from '@maestro/core';
 
-/** Invisible characters that could hide inside a tag (`<\u200b/knowledge_pack>`): format and combining marks. */
-const INVISIBLE = '\\p{Cf}\\p{Mn}\\p{Me}';
-/** `<` and the characters NFKC folds into it (fullwidth and small less-than signs). */
-const LESS_THAN = '[<\\uFF1C\\uFE64]';
-/** Element names a model could take for a fence or a role, even written `< system` or `< /x`. */
-const FENCES = 'knowledge_pack|knowledge_pack_guide|knowledge_resources|available_knowledge_packs|project_knowledge';
-const ROLES = 'system|assistant|developer|instructions?';
-const SENSITIVE = `${FENCES}|${ROLES}|user|tool`;
-const TAG_LIKE = new RegExp(
-  `${LESS_THAN}(?=[${INVISIBLE}]*[/!?\\p{L}_])|${LESS_THAN}(?=[\\s${INVISIBLE}]*(?:/|(?:${SENSITIVE})(?![\\p{L}\\p{N}_])))`,
-  'giu',
-);
-/** Character references that decode to `<` (`&lt;`, `&LT`, `&#60;`, `&#x3C;`), with or without `;`. */
-const LT_ENTITY = /&(?=(?:lt|#0*60|#x0*3c)(?![\p{L}\p{N}]))/giu;
-
-/**
- * Makes content unable to open or close any element. Every `<` (or fullwidth `＜`) that starts
- * something tag-like becomes `&lt;`: directly followed by a name, `/`, `!` or `?` (invisible
- * characters in between do not help), or followed by spaces and then `/` or a fence/role name
- * (`< /knowledge_pack >`, `< system>`). A character reference that would decode to `<` has its
- * `&` escaped, so decoding the output once gives back exactly the content, never a tag. `a < b`
- * and `x<3` stay as written, so code samples survive.
- */
-export function neutraliseTags(text: string): string {
-  return text.replace(LT_ENTITY, '&amp;').replace(TAG_LIKE, '&lt;');
-}
-
-/** Text as a lenient reader sees it: NFKC-folded, invisible characters removed. */
-function folded(text: string): string {
-  return text.normalize('NFKC').replace(new RegExp(`[${INVISIBLE}]`, 'gu'), '');
-}
+const FENCES = FENCE_NAMES;
+const ROLES = ROLE_NAMES;
 
 const INJECTION_PATTERNS: RegExp[] = [
   /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions|prompts?|rules|messages|directions)/i,
@@ -84,7 +54,7 @@ const INJECTION_PATTERNS: RegExp[] = [
 /** Instruction-like snippets found in content (kept as data; the caller raises a warning). */
 export function detectInjection(text: string): string[] {
   const found: string[] = [];
-  const plain = folded(text);
+  const plain = foldForReader(text);
   for (const re of INJECTION_PATTERNS) {
     const m = re.exec(plain);
     if (m) found.push(m[0].slice(0, 80));
@@ -154,10 +124,9 @@ export function renderPackWrapper(input: PackWrapperInput): string {
 
 /**
  * Counts closing tags of a fence in assembled context the way a lenient reader would see them:
- * any case, spaces around the name, fullwidth `＜`, invisible characters inside. Neutralised
+ * any case, spaces around the name, fullwidth forms, invisible characters inside. Neutralised
  * content never counts, so this equals the number of wrappers (a test oracle and a self-check).
  */
 export function countClosingTags(text: string, element = 'knowledge_pack'): number {
-  const re = new RegExp(`<\\s*/\\s*${element}\\s*>`, 'giu');
-  return folded(text).match(re)?.length ?? 0;
+  return countFolded(text, element);
 }

@@ -2,6 +2,7 @@ import { mkdirSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { environmentError, type Runtime, sha256 } from '@maestro/core';
 import {
+  assertLocksHeld,
   commitFiles,
   crashPoint,
   fsyncDir,
@@ -112,6 +113,7 @@ export async function recoverPromotion(layout: WorkflowLayout, lock?: LockOption
 }
 
 function clearIntent(path: string): void {
+  assertLocksHeld(path);
   try {
     unlinkSync(path);
   } catch (err) {

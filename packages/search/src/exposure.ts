@@ -1,6 +1,6 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireLock, type WorkflowLayout, writeFileAtomic } from '@maestro/fs';
+import { acquireLock, assertMayWrite, type WorkflowLayout, writeFileAtomic } from '@maestro/fs';
 import { searchIndexDir } from './persist.js';
 
 /**
@@ -116,6 +116,7 @@ export async function recordExposure(layout: WorkflowLayout, ids: readonly strin
   if (ids.length === 0) return null;
   const dir = searchIndexDir(layout);
   try {
+    assertMayWrite(dir);
     mkdirSync(dir, { recursive: true });
     appendFileSync(join(dir, LOG), `${JSON.stringify(ids)}\n`);
     if (statSync(join(dir, LOG)).size > COMPACT_AFTER_BYTES) await compactExposure(layout);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isMaestroError } from '@maestro/core';
-import { LockTimeoutError, type WorkflowLayout, withLock } from '@maestro/fs';
+import { assertMayWrite, LockTimeoutError, type WorkflowLayout, withLock } from '@maestro/fs';
 import type { Corpus } from '@maestro/spec';
 import { CorruptIndexError, encodeIndex } from './codec.js';
 import { INDEX_FORMAT, TOKENIZER_REVISION } from './config.js';
@@ -156,6 +156,7 @@ export async function openSearchIndex(layout: WorkflowLayout, o: OpenIndexOption
   if ('opened' in first) return first.opened;
   if (o.persist === false) return refresh(layout, dir, first, o, false);
   try {
+    assertMayWrite(dir);
     mkdirSync(dir, { recursive: true });
   } catch (err) {
     const opened = await refresh(layout, dir, first, o, false);
@@ -173,9 +174,11 @@ export async function openSearchIndex(layout: WorkflowLayout, o: OpenIndexOption
       { staleMs: 120_000 },
     );
   } catch (err) {
-    // A lock that cannot even be created (read-only checkout, another user's project) is no reason
-    // to fail a read: the projection is derived state, so search an in-memory update instead.
-    const unwritable = isMaestroError(err) && err.code === 'LOCK_IO';
+    // A lock that cannot even be created or broken (read-only checkout, another user's project, a
+    // directory in its place) is no reason to fail a read: the projection is derived state, so
+    // search an in-memory update instead.
+    const unwritable =
+      isMaestroError(err) && ['LOCK_IO', 'LOCK_UNBREAKABLE', 'WORKFLOW_OUTSIDE_PROJECT'].includes(err.code);
     if (!(err instanceof LockTimeoutError) && !unwritable) throw err;
     const opened = await refresh(layout, dir, first, o, false);
     opened.warnings.push(`${(err as Error).message}; searched an in-memory update instead`);

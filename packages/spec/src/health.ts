@@ -1,3 +1,6 @@
+import { relative } from 'node:path';
+import { findLeftoverTemps, type WorkflowLayout } from '@maestro/fs';
+import { loadCorpus } from './corpus.js';
 import { buildLinks, cyclicIds } from './history.js';
 import type { Corpus } from './model.js';
 
@@ -40,6 +43,11 @@ export interface SpecHealth {
   /** Active entries with freshness below 0.5 (older than about 108 days). */
   staleActive: number;
   issues: { errors: number; warnings: number };
+  /**
+   * Temp files left under `.workflow/` by interrupted writes (relative to `.workflow/`); filled by
+   * `readSpecHealth`, empty from the pure `specHealth`. The next write of that file removes them.
+   */
+  leftoverTemps: string[];
 }
 
 /** `spec health`: counts over the spec entries of a corpus (pure; `now` from the runtime). */
@@ -66,6 +74,7 @@ export function specHealth(corpus: Corpus, now: Date): SpecHealth {
       errors: corpus.issues.filter((i) => i.severity === 'error').length,
       warnings: corpus.issues.filter((i) => i.severity === 'warning').length,
     },
+    leftoverTemps: [],
   };
   let fresh = 0;
   let dated = 0;
@@ -110,4 +119,11 @@ function countChains(successors: Map<string, string[]>): number {
     for (const to of tos) parent.set(find(from), find(to));
   }
   return new Set([...parent.keys()].map(find)).size;
+}
+
+/** `maestro spec health`: the counts over the corpus, plus the temp files interrupted writes left. */
+export function readSpecHealth(layout: WorkflowLayout, now: Date): SpecHealth {
+  const health = specHealth(loadCorpus(layout), now);
+  health.leftoverTemps = findLeftoverTemps(layout.workflow).map((t) => relative(layout.workflow, t.path));
+  return health;
 }

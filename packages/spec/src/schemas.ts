@@ -139,6 +139,11 @@ export const SpecHealthOutput = z
     avgFreshness: z.number(),
     staleActive: z.number().int(),
     issues: z.object({ errors: z.number().int(), warnings: z.number().int() }),
+    leftoverTemps: z
+      .array(z.string())
+      .describe(
+        'temp files (relative to .workflow/) left by interrupted writes; the next write of each file removes them',
+      ),
   })
   .describe('maestro spec health --json');
 

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError, type Runtime, sha256 } from '@maestro/core';
 import {
+  assertLocksHeld,
   commitFiles,
   fsyncDir,
   type LockOptions,
@@ -131,6 +132,7 @@ export async function recoverSpecEdit(layout: WorkflowLayout): Promise<Recovered
       out.recovered.push(w.path);
     } else out.skipped.push(w.path);
   }
+  assertLocksHeld(path);
   unlinkSync(path);
   fsyncDir(layout.workflow);
   return out;

@@ -1,4 +1,4 @@
-import { loadCorpus, specHealth } from '@maestro/spec';
+import { readSpecHealth } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { positionals } from './spec-cli.js';
 
@@ -13,7 +13,7 @@ export const command: CommandModule = {
   needsWorkflow: true,
   async run(ctx, args) {
     positionals(args, [], 0, usage);
-    const h = specHealth(loadCorpus(ctx.layout), ctx.runtime.now());
+    const h = readSpecHealth(ctx.layout, ctx.runtime.now());
     const lines = [
       `Spec entries: ${h.total} (${h.active} active, ${h.deprecated} deprecated, ${h.legacy} legacy)`,
       `Sids: ${h.withSid} with, ${h.withoutSid} without${h.withoutSid ? ' (run `maestro spec backfill-sid`)' : ''}`,
@@ -27,6 +27,11 @@ export const command: CommandModule = {
     for (const d of h.danglingSupersededBy)
       lines.push(`  ! ${d.id} superseded-by missing ${d.missing} (.workflow/${d.file}:${d.line})`);
     if (h.cyclicSids.length) lines.push(`  ! cycle: ${h.cyclicSids.join(', ')}`);
+    for (const t of h.leftoverTemps) {
+      lines.push(
+        `  ! leftover temp file .workflow/${t} (an interrupted write; the next write of that file removes it)`,
+      );
+    }
     return { data: h, text: lines.join('\n') };
   },
 };
