@@ -1,6 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { GateOutput, type GateResult } from '@maestro/gate';
+import { CLI_BIN } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { commitAll, maestro, ok, repo } from './git-helpers.js';
+
+const CI = resolve(import.meta.dirname, '../docs/ci');
 
 /** The gate the way CI runs it: on a git checkout, for the sessions a branch touched. */
 
@@ -90,4 +96,35 @@ describe('maestro knowledge gate in CI', () => {
     const both = maestro(root, 'knowledge', 'gate', '--format', 'markdown', '--json');
     expect(both.code).toBe(2);
   }, 120_000);
+
+  it('docs/ci/gate.sh writes the document and the report and exits with the gate’s code', () => {
+    const root = branchRepo();
+    const sh = (...args: string[]) =>
+      spawnSync('sh', [join(CI, 'gate.sh'), ...args], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, MAESTRO: `${process.execPath} ${CLI_BIN}` },
+      });
+    const branch = sh('main');
+    expect(branch.status, branch.stderr).toBe(0);
+    expect(branch.stdout).toMatch(/^## ✅ Knowledge gate passed/);
+    expect(GateOutput.parse(JSON.parse(readFileSync(join(root, 'knowledge-gate.json'), 'utf8'))).ok).toBe(true);
+    const all = sh();
+    expect(all.status).toBe(1);
+    expect(all.stderr).toContain('knowledge gate failed (exit 1)');
+    expect(readFileSync(join(root, 'knowledge-gate.md'), 'utf8')).toContain('missing-receipt');
+    expect(sh('no-such-ref').status).toBe(2);
+  }, 120_000);
+
+  it('docs/ci/github-actions.yml runs the gate with --json, uploads it and writes the Markdown summary', () => {
+    const text = readFileSync(join(CI, 'github-actions.yml'), 'utf8');
+    expect(text).toContain('fetch-depth: 0');
+    expect(text).toMatch(/maestro knowledge gate "\$@" --json > knowledge-gate\.json/);
+    expect(text).toMatch(/maestro knowledge gate "\$@" --format markdown >> "\$GITHUB_STEP_SUMMARY"/);
+    expect(text).toMatch(/uses: actions\/upload-artifact@v4[\s\S]*path: knowledge-gate\.json/);
+    expect(text).toContain('set -- --changed-since "origin/$BASE_REF"');
+    // Untrusted event fields reach the script through env, never spliced into it.
+    const spliced = text.split('\n').filter((l) => l.includes('${{') && !/^\s+([A-Z_]+|if): /.test(l));
+    expect(spliced).toEqual([]);
+  });
 });
