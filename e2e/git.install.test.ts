@@ -73,3 +73,39 @@ describe('knowhow documents under a real git merge', () => {
     );
   });
 });
+
+describe('bad input', () => {
+  it('merge-driver with the wrong arguments, a non-UTF-8 .gitattributes, an empty driver command: exit 2, nothing written', () => {
+    const root = repo({}, false);
+    const args = maestro(root, 'merge-driver', 'a', 'b');
+    expect(args.code).toBe(2);
+    expect(args.stderr).toContain('merge-driver takes 4 or 5 arguments, got 2');
+    const bad = Buffer.from([0x2a, 0x2e, 0x62, 0x69, 0x6e, 0x20, 0xff, 0xfe, 0x0a]);
+    writeFileSync(join(root, '.gitattributes'), bad);
+    const r = maestro(root, 'git', 'install');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.gitattributes is not valid UTF-8 text');
+    expect(readFileSync(join(root, '.gitattributes'))).toEqual(bad);
+    expect(git(root, 'config', '--local', '--get', 'merge.maestro.driver').code).toBe(1);
+    const empty = maestro(root, 'git', 'install', '--driver-command', 'maestro merge-driver');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("must pass git's placeholders");
+  });
+
+  it('a side that is not UTF-8 falls back to git’s text merge, named on stderr', () => {
+    const root = repo({}, false);
+    const dir = join(root, 'm');
+    ok(root, 'init', '-q', dir);
+    const f = (n: string, bytes: Buffer) => {
+      writeFileSync(join(dir, n), bytes);
+      return join(dir, n);
+    };
+    const base = f('o', Buffer.from('a\nb\nc\n'));
+    const ours = f('a', Buffer.from('a\nb\nc\nours\n'));
+    const theirs = f('b', Buffer.from([0xff, 0x0a, 0x62, 0x0a, 0x63, 0x0a]));
+    const r = maestro(root, 'merge-driver', base, ours, theirs, '7', '.workflow/specs/x.md');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("a side is not valid UTF-8; used git's text merge instead");
+    expect(readFileSync(ours)).toEqual(Buffer.from([0xff, 0x0a, 0x62, 0x0a, 0x63, 0x0a, ...Buffer.from('ours\n')]));
+  });
+});

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { inputError } from '@maestro/core';
 import { writeFileAtomic } from '@maestro/fs';
 import { runGit } from './run-git.js';
+import { readExactText } from './text-file.js';
 
 /** The comment that marks the lines `maestro git install` owns in `.gitattributes`. */
 export const ATTRIBUTES_MARK =
@@ -42,6 +43,19 @@ function ownedLines(top: string, root: string): string[] {
   return [ATTRIBUTES_MARK, `${base}/specs/*.md merge=maestro`, `${base}/knowhow/*.md merge=maestro`];
 }
 
+/** The current `.gitattributes` text ('' when absent); bytes that are not UTF-8 are refused, never rewritten. */
+function attributesText(file: string): string {
+  if (!existsSync(file)) return '';
+  const text = readExactText(file);
+  if (text === null) {
+    throw inputError('FILE_NOT_UTF8', `${file} is not valid UTF-8 text`, {
+      hint: 'convert it to UTF-8 (or add the lines from `maestro git status` by hand); nothing was written',
+      location: { file },
+    });
+  }
+  return text;
+}
+
 function configGet(top: string, key: string): string | null {
   const r = runGit(['config', '--local', '--get', key], top);
   return r.status === 0 ? r.stdout.replace(/\r?\n$/, '') : null;
@@ -51,7 +65,7 @@ function configGet(top: string, key: string): string | null {
 export function gitSetupStatus(root: string): GitSetupStatus {
   const top = toplevel(root);
   const file = join(top, '.gitattributes');
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const text = attributesText(file);
   const have = new Set(text.split(/\r?\n/));
   const lines = ownedLines(top, root);
   const probe = relative(top, join(root, '.workflow/specs/x.md')).split('\\').join('/');
@@ -80,7 +94,7 @@ export async function installGitMerge(root: string, driverCommand: string): Prom
   const missing = before.attributes.filter((a) => !a.present).map((a) => a.line);
   if (missing.length) {
     const file = before.attributes_file;
-    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const text = attributesText(file);
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     const sep = text === '' || text.endsWith('\n') ? '' : eol;
     await writeFileAtomic(file, `${text}${sep}${missing.join(eol)}${eol}`);
@@ -106,7 +120,7 @@ export async function uninstallGitMerge(root: string): Promise<GitSetupResult> {
   const owned = new Set(before.attributes.map((a) => a.line));
   const file = before.attributes_file;
   if (before.attributes.some((a) => a.present)) {
-    const text = readFileSync(file, 'utf8');
+    const text = attributesText(file);
     const kept = text.split(/(?<=\n)/).filter((l) => !owned.has(l.replace(/\r?\n$/, '')));
     const next = kept.join('');
     if (next.trim() === '') rmSync(file);

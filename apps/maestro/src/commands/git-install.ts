@@ -1,3 +1,4 @@
+import { inputError } from '@maestro/core';
 import { installGitMerge } from '@maestro/git';
 import type { CommandModule } from '../kit.js';
 import { defaultDriverCommand, setupData, setupText } from './git-text.js';
@@ -12,7 +13,13 @@ export const command: CommandModule = {
   examples: ['maestro git install', 'maestro git install --driver-command "maestro merge-driver %O %A %B %L %P"'],
   needsWorkflow: true,
   async run(ctx, args) {
-    const cmd = (args.values['driver-command'] as string | undefined) ?? defaultDriverCommand();
+    const given = args.values['driver-command'] as string | undefined;
+    if (given !== undefined && !/%A/.test(given)) {
+      throw inputError('USAGE', `--driver-command must pass git's placeholders (got "${given}")`, {
+        hint: 'e.g. --driver-command "maestro merge-driver %O %A %B %L %P"',
+      });
+    }
+    const cmd = given ?? defaultDriverCommand();
     const r = await installGitMerge(ctx.root, cmd);
     return { data: setupData('install', r), text: setupText('install', r) };
   },

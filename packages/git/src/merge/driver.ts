@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { environmentError } from '@maestro/core';
 import { writeFileAtomic } from '@maestro/fs';
 import { runGit } from '../run-git.js';
+import { readExactText } from '../text-file.js';
 import { mergeKnowhowFile } from './knowhow-merge.js';
 import { type MergeConflict, type MergeOutcome, type MergeRefusal, mergeSpecFile } from './spec-merge.js';
 import type { TextMerge } from './text.js';
@@ -34,19 +35,6 @@ export function mergeKindOf(path: string): MergeDriverResult['kind'] {
   if (/(^|\/)\.workflow\/specs\/[^/]+\.md$/i.test(p)) return 'spec';
   if (/(^|\/)\.workflow\/knowhow\/[^/]+\.md$/i.test(p)) return 'knowhow';
   return 'text';
-}
-
-const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-function decode(path: string): string | null {
-  try {
-    return strict.decode(readFileSync(path));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code) {
-      throw environmentError('READ_FAILED', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
-    }
-    return null;
-  }
 }
 
 /** git's own three-way text merge of three strings (`git merge-file -p`). */
@@ -90,7 +78,7 @@ function textFallback(input: MergeDriverInput): number {
  */
 export async function mergeDriver(input: MergeDriverInput): Promise<MergeDriverResult> {
   const kind = mergeKindOf(input.path);
-  const texts = [input.base, input.ours, input.theirs].map(decode);
+  const texts = [input.base, input.ours, input.theirs].map(readExactText);
   let outcome: MergeOutcome | MergeRefusal = { fallback: 'not a spec or knowhow file' };
   if (kind !== 'text' && texts.some((t) => t === null)) outcome = { fallback: 'a side is not valid UTF-8' };
   else if (kind !== 'text') {

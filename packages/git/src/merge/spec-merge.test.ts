@@ -59,4 +59,14 @@ describe('mergeSpecFile', () => {
     expect(calls).toEqual([['# B\n\n', '# A\n\n', '# C\n\n']]);
     expect(r).toMatchObject({ text: `<<merged>>${a}\n`, conflicts: [{ key: 'prose', kind: 'prose' }] });
   });
+
+  it('keeps prose the other side edited before an entry one side deleted', () => {
+    const [a, b] = [tag('S-1', 'a'), tag('S-2', 'b')];
+    const base = `# R\n\n${a}\n\n## Old section\n\n${b}\n`;
+    const ours = `# R\n\n${a}\n`;
+    const theirs = `# R\n\n${a}\n\n## Renamed section\n\n${b}\n`;
+    const r = mergeSpecFile(base, ours, theirs, 'x.md', ctx);
+    expect(r).toMatchObject({ conflicts: [], counts: { deleted: 1 } });
+    expect('text' in r && r.text).toBe(`# R\n\n${a}\n\n## Renamed section\n\n\n`);
+  });
 });

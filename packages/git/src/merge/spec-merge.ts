@@ -170,7 +170,8 @@ function mergeUnit(
   }
   if (only.text === uo.text) {
     out.counts.deleted++;
-    return null;
+    // The side that kept the entry may have edited the prose before it: keep that prose.
+    return only.lead !== uo.lead && only.lead.trim() !== '' ? only.lead : null;
   }
   out.counts.entries++;
   return only.lead + (ua ? conflict('edited-and-deleted', ua.text, '') : conflict('edited-and-deleted', '', only.text));
