@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { candidateId } from '@maestro/core';
 import { describe, expect, it } from 'vitest';
+import { knowledgeBacklog } from '../session/backlog.js';
 import { reconcileSession } from '../session/reconcile-session.js';
 import { resolveCandidates } from '../session/resolve.js';
 import { reviewSession } from '../session/review.js';
@@ -64,6 +65,8 @@ describe('revalidation', () => {
     expect(readFileSync(receiptPath(p.layout, S, R1), 'utf8')).toBe(before);
     const view = await reviewSession(p.layout, S, {}, runtime());
     expect(view.counts.stale).toBe(0);
+    const backlog = await knowledgeBacklog(p.layout, {}, runtime());
+    expect(backlog.items.map((i) => i.freshness)).toEqual(['fresh', 'fresh']);
     expect(view.runs[0].revalidated).toMatchObject({ added: 12, changed: 0, removed: 0 });
     await checkReceipts(p.layout, S, [R1], { revalidate: 'write', now: '2026-03-05T00:00:00.000Z' });
     const after = readReceipt(p.layout, S, R1);
@@ -85,6 +88,11 @@ describe('revalidation', () => {
     expect(reasons).toContain('S-20260201-rot1');
     expect(reasons).toMatch(/added since the receipt, now matches it as exact_duplicate/);
     expect((await checkReceipts(p.layout, S, [R2])).get(R2)?.state).toBe('fresh');
+    const backlog = await knowledgeBacklog(p.layout, {}, runtime());
+    expect(Object.fromEntries(backlog.items.map((i) => [i.title, i.freshness]))).toEqual({
+      'Log rotation': 'stale',
+      'Form labels': 'fresh',
+    });
     const view = await reviewSession(p.layout, S, {}, runtime());
     expect(view.runs.find((r) => r.run_id === R1)?.reasons.join(' ')).toContain('S-20260201-rot1');
   });
