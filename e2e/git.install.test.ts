@@ -49,6 +49,21 @@ describe('maestro git install | uninstall | status', () => {
   });
 });
 
+describe('a project below the repository root', () => {
+  it('prefixes the attribute patterns with the project path, so they apply', () => {
+    const top = tmpProject();
+    ok(top, 'init', '-q', '-b', 'main');
+    const root = join(top, 'services', 'api');
+    expect(maestro(root, 'init').code).toBe(0);
+    const r = GitSetupOutput.parse(maestro(root, 'git', 'install', '--json').json());
+    expect(r.attributes.slice(1).map((a) => a.line)).toEqual([
+      'services/api/.workflow/specs/*.md merge=maestro',
+      'services/api/.workflow/knowhow/*.md merge=maestro',
+    ]);
+    expect(r).toMatchObject({ installed: true, effective: 'maestro', attributes_file: join(top, '.gitattributes') });
+  });
+});
+
 describe('knowhow documents under a real git merge', () => {
   it('changes to different parts of one document merge; overlapping ones leave markers around the document', () => {
     const root = repo({ [DOC]: doc('active', 'Retry idempotent calls three times.') });
