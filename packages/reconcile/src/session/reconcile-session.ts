@@ -67,8 +67,8 @@ async function revalidateInto(
   options: { refresh?: boolean },
   runtime: Runtime,
 ): Promise<Receipt> {
-  out.corpus ??= await matchingCorpus(layout, out.corpus_fingerprint);
   out.current ??= await currentCorpus(layout, out.corpus_fingerprint, out.corpus);
+  out.corpus ??= out.current.corpus;
   const r = revalidateRun(out.current, state, receipt, runtime.now().toISOString());
   if (r.state === 'stale') {
     row.reasons = [...row.reasons, revalidationReason(r)];

@@ -12,13 +12,22 @@ export interface CurrentCorpus {
   hashes: Record<string, string>;
 }
 
+let last: { index: string; current: CurrentCorpus } | null = null;
+
+/**
+ * The current corpus for a fingerprint, kept for the rest of the process: a gate over many
+ * sessions, or a backlog, loads and hashes it once. A new fingerprint replaces it.
+ */
 export async function currentCorpus(
   layout: WorkflowLayout,
   fingerprint: string,
   loaded: MatchingCorpus | null = null,
 ): Promise<CurrentCorpus> {
+  if (last && last.index === layout.index && last.current.fingerprint === fingerprint) return last.current;
   const corpus = loaded ?? (await matchingCorpus(layout, fingerprint));
-  return { fingerprint, corpus, hashes: corpusEntryHashes(corpus.targets) };
+  const current = { fingerprint, corpus, hashes: corpusEntryHashes(corpus.targets) };
+  last = { index: layout.index, current };
+  return current;
 }
 
 /**
