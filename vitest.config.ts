@@ -30,6 +30,7 @@ export default defineConfig({
         'gate',
         'skills',
         'review-server',
+        'git',
       ].map((p) => unit(`@maestro/${p}`, `packages/${p}`)),
       unit('@maestro/cli', 'apps/maestro'),
       { extends: true, test: { name: 'e2e', root: resolve(here, 'e2e'), include: ['**/*.test.ts'] } },

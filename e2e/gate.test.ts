@@ -55,14 +55,25 @@ describe('maestro knowledge gate', () => {
     expect(gate(m, '--session', S).code).toBe(0);
   });
 
-  it('fails on a stale receipt after the corpus changes', () => {
+  it('passes after an unrelated corpus change (revalidated), fails after a related one naming the entry', () => {
     const { m } = withCandidate();
     m(['knowledge', 'review', S, '--refresh']);
     expect(m(['spec', 'add', 'debug', 'Flaky CI', 'Re-run the failing job once before investigating.']).code).toBe(0);
+    expect(gate(m, '--all').code).toBe(0);
+    const add = m([
+      'spec',
+      'add',
+      'arch',
+      'Webhook backoff',
+      'Retry webhook deliveries with exponential backoff, at most five attempts.',
+      '--json',
+    ]);
+    const sid = add.json<{ sid: string }>().sid;
     const r = gate(m, '--all');
     expect(r.code).toBe(1);
     expect(r.codes).toEqual(['stale-receipt']);
     expect(r.doc.reasons[0].message).toMatch(/changed since it was reconciled/);
+    expect(r.doc.reasons[0].message).toContain(`entry ${sid} "Webhook backoff", added since the receipt`);
   });
 
   it('counts unresolved review-required candidates against --max-pending-review', () => {

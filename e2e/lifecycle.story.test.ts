@@ -273,11 +273,23 @@ describe('the lifecycle fails closed', () => {
 
   it('refuses promotion on a stale receipt, naming the refresh command, and writes nothing', () => {
     const { root, m } = sealedSession();
+    // An unrelated rule does not stale the receipt (it is revalidated); one the candidate restates does.
     expect(m('spec', 'add', 'debug', 'Slow tests', 'Run the suite with --bail locally.').code).toBe(0);
+    expect(m('knowledge', 'gate', '--all').code).toBe(0);
+    const added = m(
+      'spec',
+      'add',
+      'arch',
+      'Idempotency',
+      'Every POST endpoint must accept an Idempotency-Key header.',
+      '--json',
+    );
+    const sid = added.json<{ sid: string }>().sid;
     const before = readFileSync(join(root, '.workflow/specs/learnings.md'), 'utf8');
     const r = m('knowledge', 'promote', S, '--all');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`maestro knowledge review ${S} --refresh`);
+    expect(r.stderr).toContain(`entry ${sid} "Idempotency", added since the receipt, now matches it`);
     expect(readFileSync(join(root, '.workflow/specs/learnings.md'), 'utf8')).toBe(before);
     expect(m('knowledge', 'gate', '--all').code).toBe(1);
   });

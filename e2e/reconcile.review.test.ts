@@ -39,12 +39,25 @@ describe('maestro knowledge review', () => {
     expect(text).toMatch(/different choice: winston vs pino/);
   });
 
-  it('turns stale when a spec is added; --refresh makes it fresh again', () => {
+  it('stays fresh after an unrelated spec add; turns stale after a related one; --refresh makes it fresh again', () => {
     const { root } = storyProject();
     maestro(root, ['knowledge', 'review', S, '--refresh']);
     maestro(root, ['spec', 'add', 'coding', 'Errors', 'Wrap errors with a cause when rethrowing.']);
+    const kept = ReviewOutput.parse(maestro(root, ['knowledge', 'review', S, '--json']).json());
+    expect(kept.counts.fresh).toBe(4);
+    expect(kept.runs[0].revalidated).toMatchObject({ added: 1, changed: 0, removed: 0 });
+    maestro(root, [
+      'spec',
+      'add',
+      'coding',
+      'Flag cleanup',
+      'Remove feature flags within two sprints after full rollout.',
+    ]);
     const stale = ReviewOutput.parse(maestro(root, ['knowledge', 'review', S, '--json']).json());
     expect(stale.counts.stale).toBe(4);
+    expect(stale.runs[0].reasons.join(' ')).toMatch(
+      /not revalidated: KDC-[0-9a-f]+: entry S-\S+ "Flag cleanup", added/,
+    );
     const fresh = ReviewOutput.parse(maestro(root, ['knowledge', 'review', S, '--refresh', '--json']).json());
     expect(fresh.counts.fresh).toBe(4);
   });

@@ -20,6 +20,7 @@ const sources = [
     'gate',
     'skills',
     'review-server',
+    'git',
   ].map((p) => `packages/${p}`),
   'apps/maestro',
 ];

@@ -1,6 +1,7 @@
 import { jsonSchemas as audit } from '@maestro/audit';
 import { environmentError } from '@maestro/core';
 import { jsonSchemas as gate } from '@maestro/gate';
+import { jsonSchemas as git } from '@maestro/git';
 import { jsonSchemas as ledger } from '@maestro/ledger';
 import { jsonSchemas as packs } from '@maestro/packs';
 import { jsonSchemas as promote } from '@maestro/promote';
@@ -25,6 +26,7 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...gate,
   ...skills,
   ...review,
+  ...git,
   ...cli,
 };
 

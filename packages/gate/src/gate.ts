@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { auditKnowledge } from '@maestro/audit';
 import { type Issue, inputError, isMaestroError, type Runtime } from '@maestro/core';
 import { readIntent, type WorkflowLayout } from '@maestro/fs';
+import { changedSessions } from '@maestro/git';
 import { listSessions, readSession } from '@maestro/ledger';
 import { PROMOTE_INTENT_FILE } from '@maestro/promote';
 import { readReceipt, receiptIsFresh, reviewSession } from '@maestro/reconcile';
@@ -12,6 +13,11 @@ import type { GateReason, GateResult, GateSession } from './schemas.js';
 export interface GateOptions {
   /** Sessions to check; empty or undefined means every session. */
   sessions?: readonly string[];
+  /**
+   * Only the sessions a branch touched since this git ref (`git diff <ref>...HEAD`, plus
+   * uncommitted files); excludes `sessions`. An unknown ref is bad input (exit 2).
+   */
+  changedSince?: string;
   /** How many unresolved review-required candidates are tolerated (default 0). */
   maxPendingReview?: number;
   runtime: Runtime;
@@ -39,7 +45,7 @@ export async function knowledgeGate(layout: WorkflowLayout, options: GateOptions
   }
   const max = options.maxPendingReview ?? 0;
   const reasons: GateReason[] = [];
-  const ids = await selectSessions(layout, options.sessions, reasons);
+  const { ids, selection } = selectSessions(layout, options, reasons);
   const sessions: GateSession[] = [];
   for (const id of ids) sessions.push(await checkSession(layout, id, options.runtime, reasons));
   const reviewTotal = sessions.reduce((n, s) => n + s.review_required, 0);
@@ -76,6 +82,7 @@ export async function knowledgeGate(layout: WorkflowLayout, options: GateOptions
     ok: reasons.length === 0,
     generated_at: options.runtime.now().toISOString(),
     max_pending_review: max,
+    selection,
     review_required_total: reviewTotal,
     sessions,
     audit: { p0: audit.counts.P0, p1: audit.counts.P1, p2: audit.counts.P2 },
@@ -88,17 +95,22 @@ function problemMessage(p: Issue): string {
   return p.message.includes(p.file) ? p.message : `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`;
 }
 
-async function selectSessions(
+function selectSessions(
   layout: WorkflowLayout,
-  wanted: readonly string[] | undefined,
+  options: GateOptions,
   reasons: GateReason[],
-): Promise<string[]> {
+): { ids: string[]; selection: GateResult['selection'] } {
+  const wanted = options.sessions;
   if (wanted && wanted.length > 0) {
     for (const id of wanted) readSession(layout, id); // unknown or damaged: exit 2, named
-    return [...new Set(wanted)];
+    return { ids: [...new Set(wanted)], selection: { mode: 'sessions', ref: null, changed_sessions: null } };
   }
+  const changed = options.changedSince === undefined ? null : changedSessions(layout.root, options.changedSince);
+  const touched = changed ? new Set(changed.sessions) : null;
+  const inScope = (file: string) =>
+    !touched || [...touched].some((id) => file.replace(/\\/g, '/').includes(`.workflow/sessions/${id}/`));
   const { sessions, problems } = listSessions(layout);
-  for (const p of problems) {
+  for (const p of problems.filter((x) => inScope(x.file))) {
     reasons.push(
       reason({
         code: 'invalid-session',
@@ -108,7 +120,14 @@ async function selectSessions(
       }),
     );
   }
-  return sessions.map((s) => s.session_id).sort();
+  const ids = sessions
+    .map((s) => s.session_id)
+    .filter((id) => !touched || touched.has(id))
+    .sort();
+  const selection: GateResult['selection'] = changed
+    ? { mode: 'changed-since', ref: changed.ref, changed_sessions: changed.sessions }
+    : { mode: 'all', ref: null, changed_sessions: null };
+  return { ids, selection };
 }
 
 async function checkSession(

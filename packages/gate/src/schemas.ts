@@ -37,6 +37,16 @@ export const GateOutput = z
     ok: z.boolean(),
     generated_at: z.string(),
     max_pending_review: z.number().int(),
+    selection: z
+      .strictObject({
+        mode: z.enum(['all', 'sessions', 'changed-since']),
+        ref: z.string().nullable().describe('the git ref of --changed-since'),
+        changed_sessions: z
+          .array(z.string())
+          .nullable()
+          .describe('sessions with files changed since the ref (deleted ones included; only existing ones are gated)'),
+      })
+      .describe('which sessions were gated'),
     review_required_total: z.number().int(),
     sessions: z.array(GateSessionSchema),
     audit: z.strictObject({ p0: z.number().int(), p1: z.number().int(), p2: z.number().int() }),

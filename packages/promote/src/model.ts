@@ -26,7 +26,12 @@ export type ReceiptCheck =
  * (`reconcileReceipts`). A damaged receipt throws the reader's named error.
  */
 export interface ReceiptSource {
-  check(layout: WorkflowLayout, sessionId: string, runIds: readonly string[]): Promise<Map<string, ReceiptCheck>>;
+  check(
+    layout: WorkflowLayout,
+    sessionId: string,
+    runIds: readonly string[],
+    context?: { now?: string },
+  ): Promise<Map<string, ReceiptCheck>>;
 }
 
 /** What the command asks for: explicit candidate ids, or every pending eligible one. */

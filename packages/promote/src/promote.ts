@@ -115,7 +115,7 @@ async function promoteLocked(
   const result = baseResult(sessionId, ids, pre, recovered);
   if (pre.open.length === 0) return { result, writes: [] };
   const receipts = options.receipts ?? reconcileReceipts;
-  const checks = await receipts.check(layout, sessionId, pre.runs);
+  const checks = await receipts.check(layout, sessionId, pre.runs, { now: runtime.now().toISOString() });
   requireFresh(sessionId, checks);
   const decision = decide(sessionId, pre, checks, ids !== null);
   result.skipped = decision.skipped;

@@ -35,7 +35,7 @@ export {
   FINGERPRINT_CACHE,
   RACY_WINDOW_MS,
 } from './receipt/fingerprint.js';
-export type { Fences, FreshnessReport, ReceiptCheck } from './receipt/freshness.js';
+export type { CheckReceiptsOptions, Fences, FreshnessReport, ReceiptCheck } from './receipt/freshness.js';
 export { checkFreshness, checkReceipts, compareFences, receiptIsFresh } from './receipt/freshness.js';
 export {
   keepCorruptCopy,
@@ -45,18 +45,23 @@ export {
   serializeReceipt,
   writeReceipt,
 } from './receipt/io.js';
+export type { EntryFacts, RevalidateInput, Revalidation } from './receipt/revalidate.js';
+export { corpusDelta, corpusEntryHashes, entryHash, revalidateReceipt } from './receipt/revalidate.js';
 export type { SnapshotCandidate } from './receipt/snapshot.js';
 export { candidateContentHash, candidateSnapshotHash } from './receipt/snapshot.js';
 export type {
   Choice,
+  CorpusDelta,
   DroppedResolution,
   Freshness,
   Receipt,
   ReceiptCandidate,
   ReceiptResolution,
+  RevalidatedFrom,
 } from './schemas.js';
 export {
   CHOICES,
+  CorpusDeltaSchema,
   DISPOSITIONS,
   DroppedResolutionSchema,
   ELIGIBILITIES,
@@ -66,6 +71,7 @@ export {
   ReceiptCandidateSchema,
   ReceiptSchema,
   ResolutionSchema,
+  RevalidatedFromSchema,
 } from './schemas.js';
 export type { BacklogChange, BacklogItem, BacklogOptions, BacklogResult } from './session/backlog.js';
 export { EXPIRY_PREFIX, knowledgeBacklog } from './session/backlog.js';

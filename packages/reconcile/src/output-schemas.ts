@@ -27,6 +27,13 @@ const RunResultSchema = z.object({
   after: z.enum(FRESHNESS),
   reasons: z.array(z.string()),
   regenerated: z.boolean(),
+  revalidated: z
+    .strictObject({ from: z.string(), added: z.number().int(), changed: z.number().int(), removed: z.number().int() })
+    .nullable()
+    .optional()
+    .describe(
+      'set when a receipt made against an older corpus was found to hold: the old fingerprint and the entry delta',
+    ),
   candidates: z.number().int(),
   carried_over: z.number().int(),
   dropped: z.number().int(),

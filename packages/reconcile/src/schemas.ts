@@ -80,6 +80,20 @@ export const DroppedResolutionSchema = z.object({
   dropped_at: Iso,
 });
 
+export const CorpusDeltaSchema = z.object({
+  added: z.array(z.string()),
+  changed: z.array(z.string()),
+  removed: z.array(z.string()),
+});
+
+export const RevalidatedFromSchema = z
+  .object({
+    corpus_fingerprint: Hex64,
+    delta: CorpusDeltaSchema,
+    revalidated_at: Iso,
+  })
+  .describe('the corpus state this receipt was made against before it was revalidated, and what changed since');
+
 export const ReceiptSchema = z
   .object({
     schema_version: z.literal('knowledge-reconciliation/1.0'),
@@ -109,6 +123,13 @@ export const ReceiptSchema = z
     candidates: z.array(ReceiptCandidateSchema),
     /** Ours: confirmed resolutions a regeneration could not keep, and why (the review view shows them). */
     dropped_resolutions: z.array(DroppedResolutionSchema).optional(),
+    /**
+     * Ours: the hash of every corpus entry the fingerprint covered (id → 16 hex, see `entryHash`), so
+     * a later corpus state can be compared entry by entry on any clone.
+     */
+    corpus_entries: z.record(z.string(), z.string().regex(/^[a-f0-9]{16}$/)).optional(),
+    /** Ours: set when the receipt was carried to a newer corpus without a verdict changing. */
+    revalidated_from: RevalidatedFromSchema.optional(),
   })
   .describe('.workflow/sessions/<session>/runs/<run>/knowledge-reconciliation.json (knowledge-reconciliation/1.0)');
 
@@ -132,5 +153,7 @@ export type Receipt = z.infer<typeof ReceiptSchema>;
 export type ReceiptCandidate = z.infer<typeof ReceiptCandidateSchema>;
 export type ReceiptResolution = z.infer<typeof ResolutionSchema>;
 export type DroppedResolution = z.infer<typeof DroppedResolutionSchema>;
+export type CorpusDelta = z.infer<typeof CorpusDeltaSchema>;
+export type RevalidatedFrom = z.infer<typeof RevalidatedFromSchema>;
 export type Choice = (typeof CHOICES)[number];
 export type Freshness = (typeof FRESHNESS)[number];

@@ -78,6 +78,19 @@ export function renderReview(v: ReviewView): string {
       lines.push(yellow(`rewrote the damaged receipt of ${r.run_id}; the old bytes are in ${r.corrupt_copy}`));
     }
   }
+  for (const r of v.runs) {
+    if (!r.revalidated) continue;
+    const { added, changed, removed } = r.revalidated;
+    lines.push(
+      dim(
+        `receipt of ${r.run_id} still holds: the corpus changed since (entries: ${added} added, ${changed} changed, ${removed} removed) but no verdict did`,
+      ),
+    );
+  }
+  for (const r of v.runs.filter((x) => x.after === 'stale')) {
+    const why = r.reasons.find((x) => x.startsWith('not revalidated: '));
+    if (why) lines.push(yellow(`receipt of ${r.run_id} is stale: ${why.slice('not revalidated: '.length)}`));
+  }
   const unreadable = v.problems.filter((p) => p.severity === 'error').length;
   if (unreadable) {
     lines.push(

@@ -48,6 +48,8 @@ export interface BuildReceiptInput {
   prior: Receipt | null;
   targets: ReadonlyMap<string, TargetState>;
   retrievalLimit: number;
+  /** Every corpus entry's hash (`corpusEntryHashes`), recorded so the receipt can be revalidated later. */
+  entryHashes?: Readonly<Record<string, string>>;
 }
 
 export function countsOf(candidates: readonly ReceiptCandidate[]): Receipt['counts'] {
@@ -116,6 +118,7 @@ export function buildReceipt(input: BuildReceiptInput): Receipt {
     candidates: rows,
   };
   if (dropped.length) receipt.dropped_resolutions = dropped;
+  if (input.entryHashes) receipt.corpus_entries = { ...input.entryHashes };
   return receipt;
 }
 

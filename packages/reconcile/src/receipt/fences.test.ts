@@ -51,7 +51,11 @@ describe('freshness fences', () => {
     const r = await checkFreshness(p.layout, S, R1);
     expect(r.state).toBe('stale');
     expect(r.reasons.join(' ')).toMatch(/project knowledge .* changed/);
-    expect((await checkReceipts(p.layout, S, [R1, R2])).get(R2)).toMatchObject({ state: 'stale' });
+    expect((await checkReceipts(p.layout, S, [R1, R2], { revalidate: 'off' })).get(R2)).toMatchObject({
+      state: 'stale',
+    });
+    // Only prose changed: no entry did, so revalidation carries the receipt over.
+    expect((await checkReceipts(p.layout, S, [R1, R2])).get(R2)).toMatchObject({ state: 'fresh' });
   });
 
   it('a new candidate on the run makes its receipt stale, not the other run', async () => {

@@ -1,9 +1,16 @@
 import type { WorkflowLayout } from '@maestro/fs';
 import { MATCHER_REVISION } from '../matcher/reconcile.js';
 import type { Freshness, Receipt } from '../schemas.js';
+import {
+  type CurrentCorpus,
+  currentCorpus,
+  onlyCorpusMoved,
+  revalidateRun,
+  revalidationReason,
+} from '../session/revalidate-run.js';
 import { runState } from '../session/run-state.js';
 import { computeCorpusFingerprint, corpusFingerprintSync } from './fingerprint.js';
-import { readReceipt } from './io.js';
+import { readReceipt, writeReceipt } from './io.js';
 
 export interface Fences {
   candidate_snapshot_hash: string;
@@ -82,28 +89,57 @@ export type ReceiptCheck =
   | { state: 'stale'; reasons: string[] }
   | { state: 'fresh'; verdicts: Receipt['candidates'] };
 
+/** How `checkReceipts` treats a receipt made against an older corpus. */
+export interface CheckReceiptsOptions {
+  /**
+   * `memory` (the default): one that still holds counts as fresh; `write`: it is also written back
+   * refreshed (call this under the corpus lock); `off`: any moved fence is stale.
+   */
+  revalidate?: 'off' | 'memory' | 'write';
+  /** The time recorded in `revalidated_from` (ISO). */
+  now?: string;
+}
+
 /**
  * Fence-checks the receipts of some runs of a session with one corpus fingerprint (the shape
- * @maestro/promote's `ReceiptSource.check` takes). Call it under the corpus lock so nothing can
- * change between this check and the write. A damaged receipt throws `ReceiptCorruptError`.
+ * @maestro/promote's `ReceiptSource.check` takes). A receipt whose only moved fence is the corpus
+ * is revalidated (see `revalidateReceipt`): if no verdict can change it is fresh, otherwise stale
+ * with the entry that made it so. Call it under the corpus lock so nothing can change between
+ * this check and the write. A damaged receipt throws `ReceiptCorruptError`.
  */
 export async function checkReceipts(
   layout: WorkflowLayout,
   sessionId: string,
   runIds: readonly string[],
+  options: CheckReceiptsOptions = {},
 ): Promise<Map<string, ReceiptCheck>> {
   const { fingerprint } = await computeCorpusFingerprint(layout);
+  const mode = options.revalidate ?? 'memory';
+  const now = options.now ?? new Date().toISOString();
   const out = new Map<string, ReceiptCheck>();
+  let current: CurrentCorpus | null = null;
   for (const runId of runIds) {
     const r = await checkFreshness(layout, sessionId, runId, { fingerprint });
-    out.set(
-      runId,
-      r.state === 'fresh' && r.receipt
-        ? { state: 'fresh', verdicts: r.receipt.candidates }
-        : r.state === 'stale'
-          ? { state: 'stale', reasons: r.reasons }
-          : { state: 'missing' },
-    );
+    if (r.state === 'fresh' && r.receipt) {
+      out.set(runId, { state: 'fresh', verdicts: r.receipt.candidates });
+      continue;
+    }
+    if (r.state === 'missing' || !r.receipt) {
+      out.set(runId, { state: 'missing' });
+      continue;
+    }
+    if (mode === 'off' || !onlyCorpusMoved(r.receipt, r.expected, sessionId, runId)) {
+      out.set(runId, { state: 'stale', reasons: r.reasons });
+      continue;
+    }
+    current ??= await currentCorpus(layout, fingerprint);
+    const v = revalidateRun(current, runState(layout, sessionId, runId), r.receipt, now);
+    if (v.state === 'stale') {
+      out.set(runId, { state: 'stale', reasons: [...r.reasons, revalidationReason(v)] });
+      continue;
+    }
+    if (mode === 'write') await writeReceipt(layout, v.receipt);
+    out.set(runId, { state: 'fresh', verdicts: v.receipt.candidates });
   }
   return out;
 }

@@ -5,7 +5,8 @@ import { MATCHER_REVISION, SEVERITY_ORDER } from '../matcher/reconcile.js';
 import { computeCorpusFingerprint } from '../receipt/fingerprint.js';
 import { compareFences } from '../receipt/freshness.js';
 import { readReceipt } from '../receipt/io.js';
-import type { Freshness, ReceiptCandidate } from '../schemas.js';
+import type { Freshness, Receipt, ReceiptCandidate } from '../schemas.js';
+import { type CurrentCorpus, currentCorpus, onlyCorpusMoved, revalidateRun } from './revalidate-run.js';
 import { runState } from './run-state.js';
 
 /** The reason prefix that marks a rejection as a backlog expiry (and so restorable). */
@@ -89,9 +90,14 @@ export async function knowledgeBacklog(
   const { sessions, problems } = listSessions(layout);
   result.problems.push(...problems);
   const { fingerprint } = await computeCorpusFingerprint(layout);
+  let loaded: Promise<CurrentCorpus> | null = null;
+  const current = () => {
+    loaded ??= currentCorpus(layout, fingerprint);
+    return loaded;
+  };
   for (const session of sessions) {
     try {
-      await sessionBacklog(layout, session.session_id, options, runtime, fingerprint, result);
+      await sessionBacklog(layout, session.session_id, options, runtime, { fingerprint, current }, result);
       result.counts.sessions++;
     } catch (err) {
       const e = err as Error & { location?: { file: string; line?: number } };
@@ -145,7 +151,7 @@ async function sessionBacklog(
   sessionId: string,
   options: BacklogOptions,
   runtime: Runtime,
-  fingerprint: string,
+  corpus: CorpusState,
   out: BacklogResult,
 ): Promise<void> {
   const now = runtime.now();
@@ -154,7 +160,7 @@ async function sessionBacklog(
   const changed = await applyChanges(layout, sessionId, summary.candidates, options, restore, runtime, out);
   if (changed) summary = summarizeSession(layout, sessionId);
   out.problems.push(...summary.problems);
-  const verdicts = sessionVerdicts(layout, sessionId, summary.runs, fingerprint, out.problems);
+  const verdicts = await sessionVerdicts(layout, sessionId, summary.runs, corpus, out.problems, now.toISOString());
   for (const c of summary.candidates.filter((x) => x.status === 'pending')) {
     const v = verdicts.get(c.candidate_id) ?? { freshness: 'missing' as Freshness, entry: null };
     out.items.push({
@@ -183,19 +189,26 @@ async function sessionBacklog(
 
 type Verdicts = Map<string, { freshness: Freshness; entry: ReceiptCandidate | null }>;
 
+/** The corpus fingerprint, and the current corpus loaded once, only if a receipt needs revalidating. */
+interface CorpusState {
+  fingerprint: string;
+  current: () => Promise<CurrentCorpus>;
+}
+
 /** Per candidate: the worst freshness and the most severe verdict across its runs (tolerant reads). */
-function sessionVerdicts(
+async function sessionVerdicts(
   layout: WorkflowLayout,
   sessionId: string,
   runs: readonly { run_id: string }[],
-  fingerprint: string,
+  corpus: CorpusState,
   problems: Issue[],
-): Verdicts {
+  now: string,
+): Promise<Verdicts> {
   const verdicts: Verdicts = new Map();
   const worse = { fresh: 0, stale: 1, missing: 2 } as const;
   for (const run of runs) {
     const state = runState(layout, sessionId, run.run_id);
-    let receipt = null;
+    let receipt: Receipt | null = null;
     try {
       receipt = readReceipt(layout, sessionId, run.run_id);
     } catch (err) {
@@ -209,10 +222,14 @@ function sessionVerdicts(
     }
     const fences = {
       candidate_snapshot_hash: state.candidate_snapshot_hash,
-      corpus_fingerprint: fingerprint,
+      corpus_fingerprint: corpus.fingerprint,
       matcher_revision: MATCHER_REVISION,
     };
-    const runFreshness = compareFences(receipt, fences, sessionId, run.run_id).state;
+    let runFreshness = compareFences(receipt, fences, sessionId, run.run_id).state;
+    if (receipt && onlyCorpusMoved(receipt, fences, sessionId, run.run_id)) {
+      const v = revalidateRun(await corpus.current(), state, receipt, now);
+      if (v.state === 'revalidated') [runFreshness, receipt] = ['fresh', v.receipt];
+    }
     for (const c of state.candidates) {
       const entry = receipt?.candidates.find((x) => x.candidate_id === c.candidate_id) ?? null;
       const f: Freshness = entry ? runFreshness : 'missing';

@@ -9,6 +9,13 @@ import { compareFences, type Fences } from '../receipt/freshness.js';
 import { keepCorruptCopy, ReceiptCorruptError, readReceipt, writeReceipt } from '../receipt/io.js';
 import type { Freshness, Receipt } from '../schemas.js';
 import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
+import {
+  type CurrentCorpus,
+  currentCorpus,
+  onlyCorpusMoved,
+  revalidateRun,
+  revalidationReason,
+} from './revalidate-run.js';
 import { type RunState, runState } from './run-state.js';
 
 export interface ReconcileRunResult {
@@ -18,6 +25,8 @@ export interface ReconcileRunResult {
   after: Freshness;
   reasons: string[];
   regenerated: boolean;
+  /** Set when a receipt made against an older corpus still holds: the old fingerprint and the delta's size. */
+  revalidated: { from: string; added: number; changed: number; removed: number } | null;
   candidates: number;
   carried_over: number;
   dropped: number;
@@ -39,8 +48,43 @@ export interface SessionReceipts extends ReconcileSessionResult {
   fences: Map<string, Fences>;
   receipts: Map<string, Receipt | null>;
   states: Map<string, RunState>;
-  /** Loaded only when something had to be regenerated. */
+  /** Loaded only when something had to be regenerated or revalidated. */
   corpus: MatchingCorpus | null;
+  current?: CurrentCorpus;
+}
+
+/**
+ * A receipt made against an older corpus that still holds (see `revalidateReceipt`) counts as
+ * fresh: in memory only, unless `refresh` (then it is written back, in place of a regeneration).
+ * One that does not hold stays stale, with the entry that made it so among its reasons.
+ */
+async function revalidateInto(
+  out: SessionReceipts,
+  layout: WorkflowLayout,
+  state: RunState,
+  receipt: Receipt,
+  row: ReconcileRunResult,
+  options: { refresh?: boolean },
+  runtime: Runtime,
+): Promise<Receipt> {
+  out.current ??= await currentCorpus(layout, out.corpus_fingerprint, out.corpus);
+  out.corpus ??= out.current.corpus;
+  const r = revalidateRun(out.current, state, receipt, runtime.now().toISOString());
+  if (r.state === 'stale') {
+    row.reasons = [...row.reasons, revalidationReason(r)];
+    return receipt;
+  }
+  const { added, changed, removed } = r.delta;
+  row.after = 'fresh';
+  row.reasons = [];
+  row.revalidated = {
+    from: receipt.corpus_fingerprint,
+    added: added.length,
+    changed: changed.length,
+    removed: removed.length,
+  };
+  if (options.refresh) await writeReceipt(layout, r.receipt);
+  return r.receipt;
 }
 
 /**
@@ -113,19 +157,20 @@ export async function loadSessionReceipts(
       after: check.state,
       reasons: corrupt ? ['receipt is damaged'] : check.reasons,
       regenerated: false,
+      revalidated: null,
       candidates: state.candidates.length,
       carried_over: 0,
       dropped: 0,
       corrupt_copy: null,
     };
-    if (
-      options.refresh &&
-      (corrupt || check.state !== 'fresh') &&
-      (state.candidates.length > 0 || receipt || corrupt)
-    ) {
+    if (!corrupt && receipt && onlyCorpusMoved(receipt, expected, sessionId, run.run_id)) {
+      receipt = await revalidateInto(out, layout, state, receipt, row, options, runtime);
+    }
+    if (options.refresh && (corrupt || row.after !== 'fresh') && (state.candidates.length > 0 || receipt || corrupt)) {
       if (corrupt) row.corrupt_copy = keepCorruptCopy(layout, sessionId, run.run_id, runtime);
       out.corpus ??= await matchingCorpus(layout, fingerprint);
-      receipt = regenerate(out.corpus, state, expected, sessionId, receipt, runtime);
+      out.current ??= await currentCorpus(layout, fingerprint, out.corpus);
+      receipt = regenerate(out.current, state, expected, sessionId, receipt, runtime);
       await writeReceipt(layout, receipt);
       row.after = 'fresh';
       row.regenerated = true;
@@ -141,7 +186,7 @@ export async function loadSessionReceipts(
 }
 
 function regenerate(
-  corpus: MatchingCorpus,
+  current: CurrentCorpus,
   state: RunState,
   fences: Fences,
   sessionId: string,
@@ -149,6 +194,7 @@ function regenerate(
   runtime: Runtime,
 ): Receipt {
   const now = runtime.now().toISOString();
+  const { corpus } = current;
   const verdicts = reconcile(state.candidates, corpus.index, { seeds: state.seeds, now });
   return buildReceipt({
     sessionId,
@@ -162,5 +208,6 @@ function regenerate(
     prior,
     targets: corpus.targets,
     retrievalLimit: RETRIEVAL_LIMIT,
+    entryHashes: current.hashes,
   });
 }

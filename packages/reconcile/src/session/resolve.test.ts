@@ -47,9 +47,9 @@ describe('resolve', () => {
 
   it('fails closed on a stale receipt (reference scenario 17)', async () => {
     const p = await reconciled();
+    // A new entry both runs' candidate restates: revalidation cannot carry the receipts over.
     writeTree(p.root, {
-      '.workflow/specs/learnings.md':
-        '<spec-entry category="learning" sid="S-20260101-zz01" title="New">\n\n### New\n\nA new rule.\n\n</spec-entry>\n',
+      '.workflow/specs/learnings.md': `<spec-entry category="learning" sid="S-20260101-zz01" title="New">\n\n### New\n\n${PARAPHRASE}\n\n</spec-entry>\n`,
     });
     await expect(
       resolveCandidates(
@@ -198,7 +198,12 @@ describe('resolve', () => {
         '<spec-entry category="learning" sid="S-20260101-zz01" title="New">\n\n### New\n\nA new rule.\n\n</spec-entry>\n',
     });
     const out = await reconcileSession(p.layout, S, { refresh: true }, runtime());
-    expect(out.runs.find((r) => r.run_id === R1)).toMatchObject({ regenerated: true, carried_over: 1, dropped: 0 });
+    // Nothing the candidates match changed: the receipt is revalidated, the resolution kept as it was.
+    expect(out.runs.find((r) => r.run_id === R1)).toMatchObject({
+      regenerated: false,
+      revalidated: { added: 1, changed: 0, removed: 0 },
+      dropped: 0,
+    });
     expect(
       readReceipt(p.layout, S, R1)?.candidates.find((c) => c.candidate_id === cid(WINSTON))?.resolution?.status,
     ).toBe('confirmed');

@@ -1,0 +1,15 @@
+export type { ChangedSessions } from './changed.js';
+export { changedSessions } from './changed.js';
+export type { GitSetupResult, GitSetupStatus } from './install.js';
+export { ATTRIBUTES_MARK, gitSetupStatus, installGitMerge, uninstallGitMerge } from './install.js';
+export type { MergeDriverInput, MergeDriverResult } from './merge/driver.js';
+export { gitMergeText, mergeDriver, mergeKindOf } from './merge/driver.js';
+export { mergeKnowhowFile } from './merge/knowhow-merge.js';
+export type { MergeConflict, MergeOutcome, MergeRefusal } from './merge/spec-merge.js';
+export { mergeSpecFile } from './merge/spec-merge.js';
+export type { MergeContext, MergeText, TextMerge } from './merge/text.js';
+export { conflictBlock, trivialMerge } from './merge/text.js';
+export type { GitRun } from './run-git.js';
+export { runGit } from './run-git.js';
+export type { GitSetupOutputT, MergeDriverOutputT } from './schemas.js';
+export { GitSetupOutput, jsonSchemas, MergeDriverOutput } from './schemas.js';
