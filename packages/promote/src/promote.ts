@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { type Issue, inputError, type Runtime, systemRuntime } from '@maestro/core';
+import { appendAll, type Issue, inputError, type Runtime, systemRuntime } from '@maestro/core';
 import {
   crashPoint,
   type LockOptions,
@@ -72,7 +72,7 @@ async function promoteLocked(
   requireFresh(sessionId, checks);
   const decision = decide(sessionId, pre, checks, ids !== null);
   result.skipped = decision.skipped;
-  result.warnings.push(...decision.warnings);
+  appendAll(result.warnings, decision.warnings);
   if (decision.promote.length === 0) return result;
   const now = runtime.now();
   const ledgers = new Map<string, { path: string; text: string }>();

@@ -1,3 +1,4 @@
+import { INDEXED_TEXT_MAX, isCapped } from '@maestro/core';
 import { buildLinks, cyclicIds } from './history.js';
 import type { Corpus } from './model.js';
 
@@ -40,6 +41,16 @@ export interface SpecHealth {
   /** Active entries with freshness below 0.5 (older than about 108 days). */
   staleActive: number;
   issues: { errors: number; warnings: number };
+  /** Entries (specs and knowhow) longer than what search, context and the matcher index. */
+  capped: { limit: number; entries: CappedEntry[] };
+}
+
+export interface CappedEntry {
+  id: string;
+  store: 'spec' | 'knowhow';
+  file: string;
+  line: number | null;
+  chars: number;
 }
 
 /** `spec health`: counts over the spec entries of a corpus (pure; `now` from the runtime). */
@@ -66,7 +77,13 @@ export function specHealth(corpus: Corpus, now: Date): SpecHealth {
       errors: corpus.issues.filter((i) => i.severity === 'error').length,
       warnings: corpus.issues.filter((i) => i.severity === 'warning').length,
     },
+    capped: { limit: INDEXED_TEXT_MAX, entries: [] },
   };
+  for (const e of corpus.entries) {
+    if (isCapped(e.content)) {
+      h.capped.entries.push({ id: e.id, store: e.store, file: e.file, line: e.line, chars: e.content.length });
+    }
+  }
   let fresh = 0;
   let dated = 0;
   for (const e of specs) {

@@ -3,7 +3,7 @@ export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 export { cycleComponents } from './cycles.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';
 export type { Frontmatter } from './frontmatter.js';
-export type { DanglingLink, SpecHealth } from './health.js';
+export type { CappedEntry, DanglingLink, SpecHealth } from './health.js';
 export { freshness, SPEC_HALF_LIFE_DAYS, specHealth } from './health.js';
 export type { BrokenLink, HistoryItem, HistoryResult, LinkGraph } from './history.js';
 export { buildLinks, cyclicIds, entryHistory } from './history.js';

@@ -139,6 +139,20 @@ export const SpecHealthOutput = z
     avgFreshness: z.number(),
     staleActive: z.number().int(),
     issues: z.object({ errors: z.number().int(), warnings: z.number().int() }),
+    capped: z
+      .object({
+        limit: z.number().int().describe('characters of one entry that search, context and the matcher index'),
+        entries: z.array(
+          z.object({
+            id: z.string(),
+            store: z.enum(['spec', 'knowhow']),
+            file: z.string(),
+            line: z.number().int().nullable(),
+            chars: z.number().int(),
+          }),
+        ),
+      })
+      .describe('spec entries and knowhow documents longer than the limit: only their start is indexed'),
   })
   .describe('maestro spec health --json');
 

@@ -1,3 +1,4 @@
+import { appendAll } from '@maestro/core';
 import type { ResolutionResult, ReviewCandidate, ReviewView } from '@maestro/reconcile';
 import { bold, cyan, dim, green, red, yellow } from '../style.js';
 
@@ -85,7 +86,7 @@ export function renderReview(v: ReviewView): string {
     );
   }
   if (c.candidates === 0) lines.push(unreadable ? 'Nothing to review in the readable runs.' : 'Nothing to review.');
-  for (const cand of v.candidates) lines.push('', ...candidateLines(cand));
+  for (const cand of v.candidates) appendAll(lines, ['', ...candidateLines(cand)]);
   return lines.join('\n');
 }
 

@@ -27,6 +27,12 @@ export const command: CommandModule = {
     for (const d of h.danglingSupersededBy)
       lines.push(`  ! ${d.id} superseded-by missing ${d.missing} (.workflow/${d.file}:${d.line})`);
     if (h.cyclicSids.length) lines.push(`  ! cycle: ${h.cyclicSids.join(', ')}`);
+    const capped = h.capped.entries;
+    lines.push(
+      `Indexing: ${capped.length} entr${capped.length === 1 ? 'y' : 'ies'} over ${h.capped.limit} characters (search, context and the matcher read only their start; load shows all)`,
+    );
+    for (const c of capped)
+      lines.push(`  ~ ${c.id} ${c.chars} characters (.workflow/${c.file}${c.line ? `:${c.line}` : ''})`);
     return { data: h, text: lines.join('\n') };
   },
 };

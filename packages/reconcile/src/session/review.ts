@@ -1,4 +1,5 @@
 import type { Issue, Runtime } from '@maestro/core';
+import { appendAll } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import type { SummaryCandidate } from '@maestro/ledger';
 import { SEVERITY_ORDER } from '../matcher/reconcile.js';
@@ -134,7 +135,7 @@ export async function reviewSession(
 function draftRows(ctx: SessionReceipts): SummaryCandidate[] {
   const known = new Set(ctx.summary.candidates.map((c) => c.candidate_id));
   const out: SummaryCandidate[] = [];
-  for (const [runId, state] of ctx.states) out.push(...draftsOf(state, runId, known));
+  for (const [runId, state] of ctx.states) appendAll(out, draftsOf(state, runId, known));
   return out;
 }
 
