@@ -85,6 +85,8 @@ function staleContested(e: KnowledgeEntry, now: Date): Finding | null {
     ...where(e),
     evidence: `contested since ${since} (${Math.floor(age)} days, limit ${CONTESTED_STALE_DAYS})${e.conflict?.note ? `: ${e.conflict.note}` : ''}`,
     recommended_action: 'review',
+    // The rule stands once someone says so; the open question is in the note and the receipts.
+    command: e.store === 'spec' ? `maestro spec conflict clear ${e.id}` : null,
   });
 }
 

@@ -69,6 +69,8 @@ export {
 } from './schemas.js';
 export type { BacklogChange, BacklogItem, BacklogOptions, BacklogResult } from './session/backlog.js';
 export { EXPIRY_PREFIX, knowledgeBacklog } from './session/backlog.js';
+export type { OfferedResolution } from './session/offers.js';
+export { offeredResolutions, resolutionCommand } from './session/offers.js';
 export type { ReconcileRunResult, ReconcileSessionResult } from './session/reconcile-session.js';
 export { reconcileSession } from './session/reconcile-session.js';
 export type { ResolutionResult, ResolvedCandidate, ResolveRequest } from './session/resolve.js';
