@@ -97,6 +97,8 @@ function danglingFindings(links: LinkAnalysis, inScope: (store: string) => boole
           evidence: say(entry.id, missing),
           related: [missing],
           recommended_action: 'review',
+          // Preview with --dry-run; the repair removes only links that name no entry.
+          command: 'maestro spec link repair',
           key: [missing],
         }),
       );

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:
 import { join } from 'node:path';
 import { environmentError, type Issue } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type KnowhowFileModel, knowhowEntry, parseKnowhowFile } from './knowhow-file.js';
+import { type KnowhowFileModel, knowhowEntry, knowhowIdFor, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, CorpusFileInfo, KnowledgeEntry } from './model.js';
 import { parseSpecFile, type SpecFileModel, scanSpecFile } from './spec-file.js';
 import { specEntrySink } from './spec-view.js';
@@ -119,7 +119,27 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
     entries.push(entry);
     if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
   }
-  return { corpus: { entries, byId: indexById(entries, issues), issues, files }, specs, knowhow };
+  const byId = indexById(entries, issues);
+  resolveKnowhowLinks(entries, byId);
+  return { corpus: { entries, byId, issues, files }, specs, knowhow };
+}
+
+/**
+ * maestro-flow writes knowhow links by file stem (`supersededBy: AST-20260717-x`); the id of that
+ * document is `knowhow-ast-20260717-x`. A knowhow link that names no id but does name a document's
+ * stem or file name reads as that document's id (the file is not changed), so the chain is whole.
+ */
+function resolveKnowhowLinks(entries: readonly KnowledgeEntry[], byId: ReadonlyMap<string, KnowledgeEntry>): void {
+  const resolve = (v: string) => {
+    if (byId.has(v)) return v;
+    const id = knowhowIdFor(v.trim());
+    return byId.get(id)?.store === 'knowhow' ? id : v;
+  };
+  for (const e of entries) {
+    if (e.store !== 'knowhow') continue;
+    if (e.supersededBy) e.supersededBy = resolve(e.supersededBy);
+    if (e.supersedes.length) e.supersedes = e.supersedes.map(resolve);
+  }
 }
 
 /**

@@ -15,6 +15,8 @@ export type { KnowhowFileModel, KnowhowType } from './knowhow-file.js';
 export { KNOWHOW_TYPES, knowhowEntry, knowhowIdFor, parseKnowhowFile, serializeKnowhowFile } from './knowhow-file.js';
 export type { AddKnowhowInput, AddKnowhowResult } from './knowhow-lifecycle.js';
 export { addKnowhow, requireKnowhow, supersedeKnowhow, validateKnowhowInput } from './knowhow-lifecycle.js';
+export type { LinkRepair, LinkRepairResult } from './link-repair.js';
+export { planLinkRepair, repairLinks } from './link-repair.js';
 export type {
   Corpus,
   CorpusFileInfo,
@@ -39,6 +41,7 @@ export {
   KnowhowAddOutput,
   KnowhowListOutput,
   KnowhowShowOutput,
+  LinkRepairOutput,
   SpecAddOutput,
   SpecHealthOutput,
   SpecListOutput,

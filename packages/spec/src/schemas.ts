@@ -88,6 +88,24 @@ export const ConflictOutput = EntryEditOutput.extend({ marker: z.string().nullab
   'maestro spec conflict mark|clear --json',
 );
 
+const LinkRepairItem = z.object({
+  id: z.string(),
+  store: z.enum(['spec', 'knowhow']),
+  file: z.string(),
+  line: z.number().int().nullable(),
+  attribute: z.enum(['supersedes', 'superseded-by']),
+  missing: z.string().describe('the id the link names, which no entry has'),
+});
+
+export const LinkRepairOutput = z
+  .object({
+    dryRun: z.boolean(),
+    repairs: z.array(LinkRepairItem).describe('links removed (or, with dryRun, that would be)'),
+    files: z.array(z.string()).describe('files written (or that would be), relative to .workflow/'),
+    skipped: z.array(LinkRepairItem).describe('links on legacy entries, which have no attributes to edit'),
+  })
+  .describe('maestro spec link repair --json');
+
 export const BackfillOutput = z
   .object({
     count: z.number().int(),
@@ -176,6 +194,7 @@ export const jsonSchemas = {
   'spec-deprecate-output': EntryEditOutput,
   'spec-conflict-output': ConflictOutput,
   'spec-backfill-sid-output': BackfillOutput,
+  'spec-link-repair-output': LinkRepairOutput,
   'spec-history-output': HistoryOutput,
   'spec-health-output': SpecHealthOutput,
   'knowhow-add-output': KnowhowAddOutput,
