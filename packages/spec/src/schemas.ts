@@ -4,7 +4,8 @@ export const InitOutput = z
   .object({
     root: z.string().describe('the project root that holds .workflow/'),
     created: z.array(z.string()).describe('paths created, relative to .workflow/'),
-    existing: z.array(z.string()).describe('paths that already existed and were left untouched'),
+    existing: z.array(z.string()).describe('paths that already existed (left untouched unless listed in updated)'),
+    updated: z.array(z.string()).describe('existing files that gained missing lines (.gitignore), none removed'),
   })
   .describe('maestro init --json');
 
