@@ -71,7 +71,13 @@ export async function restoreBackup(
         files: [],
         changed_since_apply: changed,
         forced: !!options.force,
+        already_restored: false,
       };
+      // A second restore of the same backup has nothing to put back: say so instead of "restored".
+      const before = new Map(manifest.files.map((f) => [f.path, f.before_sha256]));
+      if (manifest.state === 'restored' && paths.every((p) => current.get(p) === before.get(p))) {
+        return { ...result, changed_since_apply: [], already_restored: true };
+      }
       if (changed.length && !options.force) return result;
       await withLocks(
         paths.map((p) => join(layout.root, p)),

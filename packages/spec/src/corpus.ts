@@ -35,10 +35,21 @@ export interface LoadedCorpus {
 }
 
 /** `*.md` files directly inside `dir` (non-recursive), sorted; [] when the directory is missing. */
-function markdownFiles(dir: string): string[] {
+function markdownFiles(dir: string, rel: string, issues: Issue[]): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isFile() && d.name.endsWith('.md'))
+    const found = readdirSync(dir, { withFileTypes: true }).filter((d) => d.name.endsWith('.md'));
+    for (const d of found) {
+      if (d.isFile() || d.isSymbolicLink()) continue;
+      issues.push({
+        severity: 'warning',
+        code: 'NOT_A_FILE',
+        message: `${d.name} is ${d.isDirectory() ? 'a directory' : 'not a regular file'}, so it is not read`,
+        hint: `move it out of .workflow/${rel}/ or rename it without .md`,
+        file: `.workflow/${rel}/${d.name}`,
+      });
+    }
+    return found
+      .filter((d) => d.isFile())
       .map((d) => d.name)
       .sort();
   } catch (err) {
@@ -100,7 +111,7 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
   const specs: LoadedSpecFile[] = [];
   const knowhow: LoadedKnowhowFile[] = [];
   const entries: KnowledgeEntry[] = [];
-  for (const name of markdownFiles(layout.specs)) {
+  for (const name of markdownFiles(layout.specs, 'specs', issues)) {
     const file = `specs/${name}`;
     const { text, utf8 } = readCorpusFile(join(layout.specs, name), file, issues, files);
     const fileEntries = keep ? [] : entries;
@@ -110,7 +121,7 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
       specs.push(loadedSpecFile(file, text, fileEntries, utf8));
     }
   }
-  for (const name of markdownFiles(layout.knowhow)) {
+  for (const name of markdownFiles(layout.knowhow, 'knowhow', issues)) {
     const file = `knowhow/${name}`;
     const { text, utf8 } = readCorpusFile(join(layout.knowhow, name), file, issues, files);
     const parsed = parseKnowhowFile(text, `.workflow/${file}`);
