@@ -1,5 +1,6 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { VersionOutput } from '@maestro/cli';
 import { readTree, runMaestro, tmpProject, writeTree } from '@maestro/test-utils';
 import { describe, expect, test } from 'vitest';
 
@@ -87,5 +88,17 @@ describe('diagnostics a new user reads', () => {
     });
     const skip = (rel: string) => rel.startsWith('.workflow/.index');
     expect(readTree(root, skip)).toEqual(Object.fromEntries(Object.entries(before).filter(([k]) => !skip(k))));
+  });
+
+  test('--version --json is a JSON document with a schema, and -v works (item 6)', () => {
+    const root = project();
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../apps/maestro/package.json'), 'utf8'));
+    const json = m(root, ['--version', '--json']);
+    expect(json.code).toBe(0);
+    const doc = VersionOutput.parse(json.json());
+    expect(doc).toMatchObject({ schema_version: 'maestro-version/1.0', name: '@maestro/cli', version: pkg.version });
+    expect(doc.version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const flag of ['-v', '-V', 'version']) expect(m(root, [flag]).stdout.trim()).toBe(pkg.version);
+    expect(m(root, ['-v', 'x']).code).toBe(2);
   });
 });

@@ -118,8 +118,20 @@ async function dispatch(argv: string[], io: CliIO & { progress(line: string): vo
     io.stdout(`${topHelp(version())}\n`);
     return 0;
   }
-  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
-    io.stdout(`${version()}\n`);
+  if (['--version', '-v', '-V', 'version'].includes(argv[0])) {
+    const rest = argv
+      .slice(1)
+      .filter((a, i, all) => a !== '--json' && !/^--workflow-root(=|$)/.test(a) && all[i - 1] !== '--workflow-root');
+    if (rest.length > 0)
+      throw usageError(`${argv[0]} takes no arguments (got "${rest[0]}")`, 'run `maestro --version [--json]`');
+    // Written by hand, not through zod: --version stays at bare-node start-up cost (schema: version-output).
+    const doc = {
+      schema_version: 'maestro-version/1.0',
+      name: '@maestro/cli',
+      version: version(),
+      node: process.version,
+    };
+    io.stdout(argv.includes('--json') ? `${JSON.stringify(doc, null, 2)}\n` : `${doc.version}\n`);
     return 0;
   }
   const { words, rest } = splitCommand(argv);
