@@ -51,6 +51,27 @@ describe('diagnostics a new user reads', () => {
     ]);
   });
 
+  test('promote into a category file that is a directory is exit 2 naming it, and writes nothing (item 9)', () => {
+    const root = project();
+    const S = '20260301-a';
+    const R = '20260301-001-plan';
+    expect(m(root, ['session', 'create', '--id', S, '--title', 'A']).code).toBe(0);
+    expect(m(root, ['run', 'start', '--session', S, '--id', R]).code).toBe(0);
+    const stage = ['knowledge', 'stage', 'spec', 'Flags', 'Remove feature flags within two sprints.'];
+    expect(m(root, [...stage, '--category', 'coding', '--session', S, '--run', R]).code).toBe(0);
+    expect(m(root, ['run', 'complete', R, '--session', S, '--seal']).code).toBe(0);
+    const file = join(root, '.workflow/specs/coding-conventions.md');
+    rmSync(file);
+    mkdirSync(file);
+    expect(m(root, ['knowledge', 'review', S, '--refresh']).code).toBe(0);
+    const before = readTree(root, (rel) => rel.startsWith('.workflow/.index'));
+    const r = m(root, ['knowledge', 'promote', S, '--all']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.workflow/specs/coding-conventions.md is a directory');
+    expect(r.stderr).not.toMatch(/free space/);
+    expect(readTree(root, (rel) => rel.startsWith('.workflow/.index'))).toEqual(before);
+  });
+
   test('an unknown command is named without its arguments (item 11)', () => {
     const root = project();
     const r = m(root, ['serch', 'retry', 'backoff']);

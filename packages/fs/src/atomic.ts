@@ -1,6 +1,23 @@
-import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { environmentError } from '@maestro/core';
+import { environmentError, inputError } from '@maestro/core';
+
+/**
+ * Refuses (exit 2) to write where a directory, or anything else that is not a regular file,
+ * holds the place of a file: that is the user's tree to fix, not an IO failure ("check free space").
+ * Called before anything is written, so nothing is half-done.
+ */
+export function refuseNonFileTargets(paths: readonly string[]): void {
+  for (const path of paths) {
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st || st.isFile()) continue;
+    const what = st.isDirectory() ? 'a directory' : 'not a regular file';
+    throw inputError('TARGET_NOT_A_FILE', `${path} is ${what}, where maestro writes a file`, {
+      hint: `move it away (e.g. \`mv "${path}" "${path}.bak"\`) and rerun; nothing was written`,
+      location: { file: path },
+    });
+  }
+}
 
 /** fsync a directory so that a rename inside it survives a crash. Best effort where unsupported. */
 export function fsyncDir(dir: string): void {
@@ -20,6 +37,7 @@ export function fsyncDir(dir: string): void {
  * Readers see either the old bytes or the new bytes, never a torn file.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  refuseNonFileTargets([path]);
   const dir = dirname(path);
   try {
     mkdirSync(dir, { recursive: true });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { environmentError, type Runtime } from '@maestro/core';
-import { fsyncDir, writeFileAtomic, writeJsonAtomic } from './atomic.js';
+import { fsyncDir, refuseNonFileTargets, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { crashPoint } from './crash.js';
 import { readJsonIfExists } from './read.js';
 
@@ -57,6 +57,7 @@ export async function commitFiles<M>(
     writes: writes.map((w) => ({ path: toRelative(root, w.path), sha256: sha(w.content), content: w.content })),
     meta,
   };
+  refuseNonFileTargets(intent.writes.map((w) => join(root, w.path)));
   await writeJsonAtomic(intentPath, intent);
   crashPoint(`${crashPrefix}:after-intent`);
   await applyIntent(root, intent, crashPrefix);

@@ -8,6 +8,13 @@ export function readTextIfExists(path: string): string | null {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
+    if (code === 'EISDIR') {
+      // A directory where a file belongs is the user's tree to fix, not a disk problem.
+      throw inputError('FILE_IS_DIRECTORY', `${path} is a directory, where a file belongs`, {
+        hint: `move it away (e.g. \`mv "${path}" "${path}.bak"\`) and rerun; nothing was written`,
+        location: { file: path },
+      });
+    }
     throw unreadable(path, err);
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError, type Runtime, sha256 } from '@maestro/core';
 import {
@@ -7,6 +7,7 @@ import {
   type LockOptions,
   readIntent,
   readTextIfExists,
+  refuseNonFileTargets,
   type WorkflowLayout,
   withCorpusLock,
   withLocks,
@@ -59,7 +60,7 @@ export async function editCorpus<T>(
       if (writes.length === 0) return result;
       refuseNonUtf8(loaded, writes);
       const targets = writes.map((w) => join(layout.workflow, w.file));
-      refuseNonFiles(writes, targets);
+      refuseNonFileTargets(targets);
       for (const t of targets) mkdirSync(join(t, '..'), { recursive: true });
       await withLocks(
         targets,
@@ -96,22 +97,6 @@ function refuseNonUtf8(loaded: LoadedCorpus, writes: FileWrite[]): void {
       });
     }
   }
-}
-
-/** A write target that exists but is no file (a directory named `coding-conventions.md`) is bad input. */
-function refuseNonFiles(writes: readonly FileWrite[], targets: readonly string[]): void {
-  targets.forEach((t, i) => {
-    const st = statSync(t, { throwIfNoEntry: false });
-    if (!st || st.isFile()) return;
-    throw inputError(
-      'NOT_A_FILE',
-      `.workflow/${writes[i].file} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}, not a knowledge file`,
-      {
-        hint: `move it away (e.g. \`mv .workflow/${writes[i].file} .workflow/${writes[i].file}.bak\`) and rerun; nothing was written`,
-        location: { file: `.workflow/${writes[i].file}` },
-      },
-    );
-  });
 }
 
 /** sha256 of a file's text as read for this edit, or null when the edit creates it. */
