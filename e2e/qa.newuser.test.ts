@@ -119,6 +119,7 @@ describe('diagnostics a new user reads', () => {
     const doc = VersionOutput.parse(json.json());
     expect(doc).toMatchObject({ schema_version: 'maestro-version/1.0', name: '@maestro/cli', version: pkg.version });
     expect(doc.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(doc.version).not.toBe('0.0.0');
     for (const flag of ['-v', '-V', 'version']) expect(m(root, [flag]).stdout.trim()).toBe(pkg.version);
     expect(m(root, ['-v', 'x']).code).toBe(2);
   });
