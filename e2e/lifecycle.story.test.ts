@@ -179,6 +179,7 @@ describe('the knowledge lifecycle, end to end', () => {
       memory.candidate_id,
       '--as',
       'conflict',
+      '--contest',
       '--reason',
       'Sessions stay in Postgres; memory loses them on deploy',
     );

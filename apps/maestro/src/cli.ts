@@ -9,6 +9,14 @@ import { findCommand } from './registry.js';
 import { setColor } from './style.js';
 
 /** Where the CLI writes. Tests pass their own; the binary passes the process streams. */
+
+/** A parse issue (`file:line:col: error: …`) already carries its severity; anything else is a warning. */
+const LOCATED = /^\S[^\n]*?(?::\d+){0,2}: (?:error|warning): /;
+
+function diagnostic(line: string): string {
+  return LOCATED.test(line) ? line : `warning: ${line}`;
+}
+
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
@@ -110,8 +118,20 @@ async function dispatch(argv: string[], io: CliIO & { progress(line: string): vo
     io.stdout(`${topHelp(version())}\n`);
     return 0;
   }
-  if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
-    io.stdout(`${version()}\n`);
+  if (['--version', '-v', '-V', 'version'].includes(argv[0])) {
+    const rest = argv
+      .slice(1)
+      .filter((a, i, all) => a !== '--json' && !/^--workflow-root(=|$)/.test(a) && all[i - 1] !== '--workflow-root');
+    if (rest.length > 0)
+      throw usageError(`${argv[0]} takes no arguments (got "${rest[0]}")`, 'run `maestro --version [--json]`');
+    // Written by hand, not through zod: --version stays at bare-node start-up cost (schema: version-output).
+    const doc = {
+      schema_version: 'maestro-version/1.0',
+      name: '@maestro/cli',
+      version: version(),
+      node: process.version,
+    };
+    io.stdout(argv.includes('--json') ? `${JSON.stringify(doc, null, 2)}\n` : `${doc.version}\n`);
     return 0;
   }
   const { words, rest } = splitCommand(argv);
@@ -128,7 +148,7 @@ async function dispatch(argv: string[], io: CliIO & { progress(line: string): vo
   const ctx = await makeContext(io, args.values['workflow-root'] as string | undefined, json);
   if (mod.needsWorkflow) requireWorkflow(ctx.layout.root, ctx.layout.workflow);
   const result = await mod.run(ctx, args);
-  for (const w of result.warnings ?? []) io.stderr(`warning: ${w}\n`);
+  for (const w of result.warnings ?? []) io.stderr(`${diagnostic(w)}\n`);
   if (json) {
     await checkJson(io, found.entry.path.join(' '), result.data);
     io.stdout(`${JSON.stringify(result.data, null, 2)}\n`);
@@ -149,8 +169,11 @@ async function unknownCommand(words: string[], io: CliIO, helpAsked: boolean, js
   if (words.length === 0) throw usageError('expected a command before the options', 'run `maestro --help`');
   const names = suggestions(words).map((n) => `\`maestro ${n}\``);
   const guess = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0];
+  // Name the command as far as it is known plus the first word that is not, never the arguments.
+  let known = 0;
+  while (known < words.length - 1 && commandsUnder(words.slice(0, known + 1)).length > 0) known++;
   throw usageError(
-    `unknown command "maestro ${words.join(' ')}"`,
+    `unknown command "maestro ${words.slice(0, known + 1).join(' ')}"`,
     `${guess ? `did you mean ${guess}? ` : ''}run \`maestro --help\` for the list of commands`,
     'UNKNOWN_COMMAND',
   );
@@ -223,7 +246,7 @@ async function makeContext(
     layout,
     runtime: runtimeFromEnv(io.env),
     readStdin: io.readStdin,
-    warn: (line) => io.stderr(`warning: ${line}\n`),
+    warn: (line) => io.stderr(`${diagnostic(line)}\n`),
     progress: (line) => {
       if (showProgress) io.progress(line);
     },

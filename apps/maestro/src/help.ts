@@ -9,7 +9,7 @@ export function topHelp(version: string): string {
     '',
     'Commands:',
   ];
-  const width = Math.max(...COMMANDS.map((e) => e.path.join(' ').length));
+  const width = COMMANDS.reduce((w, e) => Math.max(w, e.path.join(' ').length), 0);
   for (const e of COMMANDS) lines.push(`  ${e.path.join(' ').padEnd(width)}  ${e.summary}`);
   lines.push(
     '',
@@ -20,7 +20,7 @@ export function topHelp(version: string): string {
 }
 
 export function nounHelp(noun: string[], entries: CommandEntry[]): string {
-  const width = Math.max(...entries.map((e) => e.path.join(' ').length));
+  const width = entries.reduce((w, e) => Math.max(w, e.path.join(' ').length), 0);
   return [
     `Usage: maestro ${noun.join(' ')} <command> [options]`,
     '',
@@ -43,7 +43,7 @@ export function commandHelp(mod: CommandModule): string {
     { flag: '--json', help: 'print one JSON document on stdout (schema in schemas/)' },
     { flag: '--workflow-root <dir>', help: 'project root holding .workflow/ (default: nearest from cwd)' },
   );
-  const width = Math.max(...optLines.map((o) => o.flag.length));
+  const width = optLines.reduce((w, o) => Math.max(w, o.flag.length), 0);
   return [
     mod.summary,
     '',

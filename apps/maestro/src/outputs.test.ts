@@ -11,7 +11,7 @@ describe('output schemas', () => {
   });
 
   it('rejects a document that does not match and accepts one that does', () => {
-    expect(() => checkOutput('init', { root: '/x', created: [], existing: [] })).not.toThrow();
+    expect(() => checkOutput('init', { root: '/x', created: [], existing: [], updated: [] })).not.toThrow();
     expect(() => checkOutput('init', { root: 1 })).toThrow(/does not match its schema: init-output: root/);
     expect(() => checkOutput(null, { schema_version: 'maestro-error/1.0' })).toThrow(/error-output/);
   });

@@ -16,6 +16,7 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'spec backfill-sid': ['spec-backfill-sid-output'],
   'spec conflict mark': ['spec-conflict-output'],
   'spec conflict clear': ['spec-conflict-output'],
+  'spec link repair': ['spec-link-repair-output'],
   'knowhow add': ['knowhow-add-output'],
   'knowhow list': ['knowhow-list-output'],
   'knowhow show': ['knowhow-show-output'],

@@ -28,6 +28,7 @@ export const COMMANDS: CommandEntry[] = [
   c('spec backfill-sid', 'Give entries without a sid a new sid', () => import('./commands/spec-backfill-sid.js')),
   c('spec conflict mark', 'Mark a spec entry as contested', () => import('./commands/spec-conflict-mark.js')),
   c('spec conflict clear', 'Clear a contested marker', () => import('./commands/spec-conflict-clear.js')),
+  c('spec link repair', 'Remove supersession links that name no entry', () => import('./commands/spec-link-repair.js')),
   c('knowhow add', 'Add a knowhow document', () => import('./commands/knowhow-add.js')),
   c('knowhow list', 'List knowhow documents', () => import('./commands/knowhow-list.js')),
   c('knowhow show', 'Show a knowhow document', () => import('./commands/knowhow-show.js')),

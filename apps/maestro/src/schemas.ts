@@ -15,5 +15,14 @@ export const ErrorOutput = z
   })
   .describe('What any command prints on stdout with --json when it fails (exit 1, 2 or 3)');
 
+export const VersionOutput = z
+  .object({
+    schema_version: z.literal('maestro-version/1.0'),
+    name: z.literal('@maestro/cli'),
+    version: z.string().describe('the semver of the maestro CLI package (released through changesets)'),
+    node: z.string().describe('the Node.js version running it, e.g. v20.20.2'),
+  })
+  .describe('maestro --version --json (also -v, -V, version)');
+
 /** Schemas owned by the CLI itself. */
-export const jsonSchemas = { 'error-output': ErrorOutput };
+export const jsonSchemas = { 'error-output': ErrorOutput, 'version-output': VersionOutput };

@@ -78,7 +78,13 @@ export async function restoreBackup(
         files: [],
         changed_since_apply: changed,
         forced,
+        already_restored: false,
       };
+      // A second restore of the same backup has nothing to put back: say so instead of "restored".
+      const before = new Map(manifest.files.map((f) => [f.path, f.before_sha256]));
+      if (manifest.state === 'restored' && paths.every((p) => current.get(p) === before.get(p))) {
+        return { ...result, changed_since_apply: [], already_restored: true };
+      }
       if (changed.length && !forced) return result;
       const at = options.runtime.now().toISOString();
       await commitRestore(layout, {
@@ -117,5 +123,6 @@ function finished(intent: RestoreIntent): RestoreResult {
     files: intent.files.map((f) => f.path),
     changed_since_apply: log.changed_since_apply,
     forced: log.forced,
+    already_restored: false,
   };
 }

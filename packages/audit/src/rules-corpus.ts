@@ -1,4 +1,5 @@
 import type { Issue } from '@maestro/core';
+import { appendAll } from '@maestro/core';
 import type { KnowledgeEntry } from '@maestro/spec';
 import { cmp, finding, projectPath } from './finding.js';
 import type { Finding } from './schemas.js';
@@ -64,7 +65,7 @@ export function entryFindings(
     const contested = staleContested(e, now);
     if (contested) out.push(contested);
     // A document whose frontmatter does not parse is reported once, as invalid-frontmatter.
-    if (e.store === 'knowhow' && !brokenFiles.has(e.file)) out.push(...knowhowMetadata(e));
+    if (e.store === 'knowhow' && !brokenFiles.has(e.file)) appendAll(out, knowhowMetadata(e));
     const ref = danglingRef(e, files);
     if (ref) out.push(ref);
   }
@@ -84,6 +85,8 @@ function staleContested(e: KnowledgeEntry, now: Date): Finding | null {
     ...where(e),
     evidence: `contested since ${since} (${Math.floor(age)} days, limit ${CONTESTED_STALE_DAYS})${e.conflict?.note ? `: ${e.conflict.note}` : ''}`,
     recommended_action: 'review',
+    // The rule stands once someone says so; the open question is in the note and the receipts.
+    command: e.store === 'spec' ? `maestro spec conflict clear ${e.id}` : null,
   });
 }
 

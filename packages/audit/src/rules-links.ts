@@ -1,3 +1,4 @@
+import { appendAll } from '@maestro/core';
 import type { KnowledgeEntry } from '@maestro/spec';
 import { finding, projectPath } from './finding.js';
 import type { LinkAnalysis, SupersessionLink } from './links.js';
@@ -26,9 +27,10 @@ export function linkFindings(
     const f = supersessionFinding(link, planned.has(link.target.id), blocked);
     if (f) out.push(f);
   }
-  out.push(...danglingFindings(links, inScope), ...cycleFindings(entries, links, inScope));
-  out.push(...duplicateIdFindings(links, inScope));
-  out.push(...duplicateFindings(duplicates, planned, blocked, inScope));
+  appendAll(out, danglingFindings(links, inScope));
+  appendAll(out, cycleFindings(entries, links, inScope));
+  appendAll(out, duplicateIdFindings(links, inScope));
+  appendAll(out, duplicateFindings(duplicates, planned, blocked, inScope));
   return out;
 }
 
@@ -95,6 +97,8 @@ function danglingFindings(links: LinkAnalysis, inScope: (store: string) => boole
           evidence: say(entry.id, missing),
           related: [missing],
           recommended_action: 'review',
+          // Preview with --dry-run; the repair removes only links that name no entry.
+          command: 'maestro spec link repair',
           key: [missing],
         }),
       );

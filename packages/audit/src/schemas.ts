@@ -214,6 +214,9 @@ export const RestoreResultSchema = z
       .array(z.string())
       .describe('files edited after the apply; restore refuses them without --force'),
     forced: z.boolean(),
+    already_restored: z
+      .boolean()
+      .describe('the backup was restored before and every file still holds its backed-up bytes: nothing was written'),
   })
   .describe('maestro knowledge restore --json');
 

@@ -1,3 +1,5 @@
+export { appendAll, maxOf } from './arrays.js';
+export { INDEXED_TEXT_MAX, indexedText, isCapped, TERM_MAX } from './bounds.js';
 export type { Runtime } from './clock.js';
 export { compactDate, fixedRuntime, isoDate, runtimeFromEnv, systemRuntime } from './clock.js';
 export type { ExitCode, MaestroErrorOptions, SourceLocation } from './errors.js';

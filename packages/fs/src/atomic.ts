@@ -10,12 +10,29 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { environmentError, isMaestroError } from '@maestro/core';
+import { environmentError, inputError, isMaestroError } from '@maestro/core';
 import { crashPoint } from './crash.js';
 import { assertLocksHeld } from './lock.js';
 import { directoryInTheWay, nameTooLong } from './read.js';
 import { sweepDeadTemps, tempPathFor } from './temp.js';
 import { assertMayWrite } from './write-guard.js';
+
+/**
+ * Refuses (exit 2) to write where a directory, or anything else that is not a regular file,
+ * holds the place of a file: that is the user's tree to fix, not an IO failure ("check free space").
+ * Called before anything is written, so nothing is half-done.
+ */
+export function refuseNonFileTargets(paths: readonly string[]): void {
+  for (const path of paths) {
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st || st.isFile()) continue;
+    if (st.isDirectory()) throw directoryInTheWay(path);
+    throw inputError('TARGET_NOT_A_FILE', `${path} is not a regular file, where maestro writes a file`, {
+      hint: `move it away (e.g. \`mv "${path}" "${path}.bak"\`) and rerun; nothing was written`,
+      location: { file: path },
+    });
+  }
+}
 
 /** fsync a directory so that a rename inside it survives a crash. Best effort where unsupported. */
 export function fsyncDir(dir: string): void {
@@ -46,6 +63,7 @@ function existingMode(path: string): number | null {
  * file left by writers that were killed. Crash point: `atomic:before-rename` (temp written and synced).
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  refuseNonFileTargets([path]);
   const dir = dirname(path);
   let tmp: string | null = null;
   assertMayWrite(path);

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { sha256 } from '@maestro/core';
+import { appendAll, sha256 } from '@maestro/core';
 import { writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { readJsonIfExists } from './read.js';
 import { assertMayWrite } from './write-guard.js';
@@ -60,7 +60,7 @@ function listFiles(dir: string, base = dir): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const abs = join(dir, name);
-    if (statSync(abs).isDirectory()) out.push(...listFiles(abs, base));
+    if (statSync(abs).isDirectory()) appendAll(out, listFiles(abs, base));
     else if (name !== MANIFEST) out.push(relative(base, abs));
   }
   return out.sort();

@@ -1,4 +1,4 @@
-export { fsyncDir, writeFileAtomic, writeJsonAtomic } from './atomic.js';
+export { fsyncDir, refuseNonFileTargets, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 export type { BackupManifest } from './backup.js';
 export { backupFiles, readBackupManifest, restoreFiles } from './backup.js';
 export { withCorpusLock } from './corpus-lock.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { environmentError, isMaestroError, type Runtime } from '@maestro/core';
-import { fsyncDir, writeFileAtomic, writeJsonAtomic } from './atomic.js';
+import { fsyncDir, refuseNonFileTargets, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 import { crashPoint } from './crash.js';
 import { assertLocksHeld } from './lock.js';
 import { readJsonIfExists } from './read.js';
@@ -70,6 +70,7 @@ export async function commitFiles<M>(
     writes: writes.map((w) => journaled(root, w)),
     meta,
   };
+  refuseNonFileTargets(intent.writes.map((w) => join(root, w.path)));
   await writeJsonAtomic(intentPath, intent);
   crashPoint(`${crashPrefix}:after-intent`);
   await applyIntent(root, intent, crashPrefix);

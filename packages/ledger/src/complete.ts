@@ -1,4 +1,4 @@
-import { candidateId, formatIssue, inputError, type Runtime, refusedError } from '@maestro/core';
+import { appendAll, candidateId, formatIssue, inputError, type Runtime, refusedError } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout, withLocks } from '@maestro/fs';
 import { readDeltaFile, updateDelta } from './delta.js';
 import { runPaths } from './paths.js';
@@ -135,8 +135,8 @@ export async function completeRun(
         runId,
         (delta) => {
           const r = stageHandoff(delta, staged, known, runId, runtime.now().toISOString());
-          ids.push(...r.ids);
-          skipped.push(...r.skipped);
+          appendAll(ids, r.ids);
+          appendAll(skipped, r.skipped);
         },
         runtime,
       );

@@ -1,4 +1,5 @@
 import type { Issue } from '@maestro/core';
+import { appendAll } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { listRuns } from './run.js';
 import type { RunRecord, SessionRecord } from './schemas.js';
@@ -22,7 +23,7 @@ export function sessionOverview(layout: WorkflowLayout): SessionListResult {
   const { sessions, problems } = listSessions(layout);
   const items = sessions.map((s) => {
     const { runs, problems: runProblems } = listRuns(layout, s.session_id);
-    problems.push(...runProblems);
+    appendAll(problems, runProblems);
     return { ...s, run_count: runs.length, unsealed_runs: runs.filter((r) => r.status !== 'sealed').length };
   });
   return { sessions: items, problems };

@@ -1,3 +1,4 @@
+import { maxOf } from '@maestro/core';
 import type { Catalog, CatalogEntry } from './catalog.js';
 import type { Activation, PackManifest } from './model.js';
 import { matchedTerms, matchScore, termIndex, terms } from './tokens.js';
@@ -88,7 +89,10 @@ export function planActivation(catalog: Catalog, request: ActivationRequest): Ac
     if (activation === null) continue;
     matches.push({ entry, manifest, activation, score, warnings: [] });
   }
-  const readyScore = Math.max(-1, ...matches.filter((m) => m.manifest.status === 'ready').map((m) => m.score));
+  const readyScore = maxOf(
+    matches.filter((m) => m.manifest.status === 'ready').map((m) => m.score),
+    -1,
+  );
   const ranked = matches.sort(
     (a, b) =>
       Number(b.activation === 'explicit') - Number(a.activation === 'explicit') ||

@@ -91,14 +91,35 @@ describe('assembleContext', () => {
     expect(waterFill([500, 500], 301)).toEqual([150, 151]);
   });
 
-  it('drops specs that do not fit and says so', () => {
+  it('serves an entry over the budget as a summary with the command that reads it whole', () => {
+    const out = assembleContext({
+      query: 'q',
+      specs: [
+        spec('S-1', 'a'.repeat(400)),
+        { ...spec('K-2', 'b '.repeat(4000)), store: 'knowhow', summary: 'How b works.' },
+      ],
+      packs: [],
+      budget: 250,
+    });
+    expect(out.blocks[0].selected).toEqual(['S-1', 'K-2']);
+    expect(out.text).toContain('How b works.\n[summary of 8000 characters; the whole document: maestro load --id K-2]');
+    expect(out.blocks[0].warnings).toEqual([
+      '1 knowhow document over the budget of 250 tokens, shown as a summary: K-2 (read in full: maestro load --id K-2)',
+    ]);
+    expect(out.tokens).toBeLessThanOrEqual(250);
+  });
+
+  it('drops what does not fit even as a summary, and says so', () => {
     const out = assembleContext({
       query: 'q',
       specs: [spec('S-1', 'a'.repeat(400)), spec('S-2', 'b'.repeat(4000))],
       packs: [],
-      budget: 250,
+      budget: 160,
     });
     expect(out.blocks[0].selected).toEqual(['S-1']);
-    expect(out.blocks[0].warnings[0]).toBe('1 relevant spec(s) did not fit the budget of 250 tokens');
+    expect(out.blocks[0].warnings).toEqual([
+      '1 spec entry over the budget of 160 tokens, shown as a summary: S-1 (read in full: maestro load --id S-1)',
+      '1 relevant entry did not fit the budget of 160 tokens',
+    ]);
   });
 });

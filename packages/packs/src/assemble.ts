@@ -27,7 +27,14 @@ export interface ContextSpecInput {
   id: string;
   title: string;
   category: string | null;
+  /** The entry's text (the caller may pass only its indexed part; `chars` then says how long it is). */
   text: string;
+  /** `knowhow` for a knowhow document (default `spec`), so messages name what it is. */
+  store?: 'spec' | 'knowhow';
+  /** The entry's description, shown when the text is over the budget. */
+  summary?: string | null;
+  /** Length of the whole text in characters, when `text` is only part of it. */
+  chars?: number;
 }
 
 export interface AssembleInput {
@@ -159,14 +166,26 @@ function renderSpecs(items: readonly ContextSpecInput[]): string {
 
 function specsBlock(specs: readonly ContextSpecInput[], budget: number, estimate: TokenEstimator): ContextBlock {
   const chosen: ContextSpecInput[] = [];
+  const excerpted: ContextSpecInput[] = [];
+  let missed = 0;
   for (const s of specs) {
-    if (estimate(renderSpecs([...chosen, s])) <= budget) chosen.push(s);
+    const fit = fitting(s, chosen, budget, estimate);
+    if (fit === null) missed++;
+    else {
+      chosen.push(fit);
+      if (fit !== s) excerpted.push(s);
+    }
   }
   const text = chosen.length > 0 ? renderSpecs(chosen) : '';
-  const warnings =
-    chosen.length < specs.length
-      ? [`${specs.length - chosen.length} relevant spec(s) did not fit the budget of ${budget} tokens`]
-      : [];
+  const warnings: string[] = [];
+  if (excerpted.length > 0) {
+    const ids = excerpted.map((s) => s.id).join(', ');
+    warnings.push(
+      `${entries(excerpted)} over the budget of ${budget} tokens, shown as a summary: ${ids} (read in full: maestro load --id ${excerpted[0].id})`,
+    );
+  }
+  if (missed > 0)
+    warnings.push(`${missed} relevant entr${missed === 1 ? 'y' : 'ies'} did not fit the budget of ${budget} tokens`);
   return {
     kind: 'specs',
     name: SPECS_WRAPPER_NAME,
@@ -179,6 +198,45 @@ function specsBlock(specs: readonly ContextSpecInput[], budget: number, estimate
     selection: null,
     input: null,
   };
+}
+
+/** "1 knowhow document", "2 spec entries", "3 entries" (knowhow and specs). */
+function entries(list: readonly ContextSpecInput[]): string {
+  const kinds = new Set(list.map((s) => s.store ?? 'spec'));
+  const n = list.length;
+  if (kinds.size > 1) return `${n} entries`;
+  return kinds.has('knowhow') ? `${n} knowhow document${n === 1 ? '' : 's'}` : `${n} spec entr${n === 1 ? 'y' : 'ies'}`;
+}
+
+const SUMMARY_CHARS = [600, 300, 120];
+
+/**
+ * What of one entry fits beside those already chosen: the entry itself, else a summary (its
+ * description, or the start of its text) with a pointer to the whole, else nothing.
+ */
+function fitting(
+  s: ContextSpecInput,
+  chosen: readonly ContextSpecInput[],
+  budget: number,
+  estimate: TokenEstimator,
+): ContextSpecInput | null {
+  const whole = s.chars === undefined || s.chars <= s.text.length;
+  if (whole && estimate(s.text) <= budget && estimate(renderSpecs([...chosen, s])) <= budget) return s;
+  const chars = s.chars ?? s.text.length;
+  const source = s.summary?.trim() || s.text;
+  for (const max of SUMMARY_CHARS) {
+    const head = source.length > max ? `${cutAtSpace(source, max)} …` : source;
+    const text = `${head}\n[summary of ${chars} characters; the whole ${s.store === 'knowhow' ? 'document' : 'entry'}: maestro load --id ${s.id}]`;
+    const summary = { ...s, text, chars: undefined };
+    if (estimate(renderSpecs([...chosen, summary])) <= budget) return summary;
+  }
+  return null;
+}
+
+/** The first `max` characters of `text`, ending at a space when there is one. */
+function cutAtSpace(text: string, max: number): string {
+  const space = text.lastIndexOf(' ', max);
+  return text.slice(0, space > 0 ? space : max).trimEnd();
 }
 
 /** Latin query terms found nowhere in the activated packs' candidates or the specs. */

@@ -121,7 +121,8 @@ export function planPackBuild(all: readonly PackBuildEntry[], o: PackBuildOption
     `Exported by maestro from \`.workflow/\` on ${o.date}: ${entries.length} active entr${entries.length === 1 ? 'y' : 'ies'}. Each entry keeps its id (sid) so it can be traced back.\n`,
   ];
   for (const [key, list] of groups) {
-    doc.push(`## ${titleOf(key)}\n`, ...list.map((e) => entryBlock(e, 3)));
+    doc.push(`## ${titleOf(key)}\n`);
+    for (const e of list) doc.push(entryBlock(e, 3));
   }
   files.set(document, `${doc.join('\n').trimEnd()}\n`);
   for (const s of splits) {

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { appendAll } from '@maestro/core';
 import { readEvidence } from './evidence.js';
 import { tryReadHead } from './frontmatter.js';
 import { buildGraphUnits } from './graph.js';
@@ -138,7 +139,7 @@ export function collectCandidates(
   files.sort((a, b) => a.tier - b.tier || (a.file < b.file ? -1 : 1));
   const evidence = wantsEvidence(query) ? readEvidence(realRoot, queryTerms, warnings) : [];
   const loaded = loadGraph(realRoot, manifest, budget);
-  warnings.push(...loaded.warnings);
+  appendAll(warnings, loaded.warnings);
   let graph = buildGraphUnits(loaded, queryTerms);
   if (graph.length === 0 && terms !== queryTerms) graph = buildGraphUnits(loaded, terms);
   const ontology =

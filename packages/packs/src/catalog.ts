@@ -1,5 +1,5 @@
 import { inputError } from '@maestro/core';
-import { type DiscoveredPack, type DiscoveryDiagnostic, PACK_SCOPES, type PackScope } from './model.js';
+import { type DiscoveredPack, type DiscoveryDiagnostic, PACK_SCOPES, type PackIssue, type PackScope } from './model.js';
 import { type EffectiveTrust, effectiveTrust, trustRank } from './trust.js';
 
 export type PackState = 'active' | 'shadowed' | 'disabled' | 'invalid';
@@ -73,7 +73,15 @@ export function buildCatalog(discovered: readonly DiscoveredPack[], options: Cat
       workspaceTrusted: options.workspaceTrusted,
       approved: options.approved?.has(pack.name) ?? false,
     });
-    const valid = pack.manifest !== null && !pack.issues.some((i) => i.severity === 'error');
+    const valid = pack.manifest !== null && !pack.issues.some((i) => i.severity === 'error' && !servedWithout(i));
+    for (const i of valid ? pack.issues.filter(servedWithout) : []) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'PACK_FIELD_REFUSED',
+        message: `${pack.location}:${i.line ?? 1}: refused ${i.field}: ${i.message.replace(`${i.field}: `, '')}; the pack's other files are served (\`maestro pack validate ${pack.root}\` reports it as an error)`,
+        path: pack.location,
+      });
+    }
     const disabled = (options.disabled ?? []).some(
       (r) => r.name === pack.name && (r.scope === null || r.scope === pack.scope || r.scope === pack.home),
     );
@@ -112,6 +120,14 @@ export function buildCatalog(discovered: readonly DiscoveredPack[], options: Cat
     diagnostics.push(shadowDiagnostic(winner, entry));
   }
   return { entries: order, active, diagnostics };
+}
+
+/**
+ * An error the runtime survives: a `metadata.*` path that leaves the pack was dropped when the
+ * frontmatter was read, so serving the pack never touches it. `pack validate` still fails on it.
+ */
+function servedWithout(i: PackIssue): boolean {
+  return i.severity === 'error' && i.code === 'PACK_PATH_OUTSIDE' && (i.field ?? '').startsWith('metadata.');
 }
 
 function describe(e: CatalogEntry): string {

@@ -1,5 +1,6 @@
 import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { appendAll } from '@maestro/core';
 import { type IgnoreFile, ignoredBy } from './gitignore.js';
 import { ancestorIgnores, readIgnoreLayer } from './ignore-layers.js';
 import type { DiscoveredPack, DiscoveryDiagnostic, PackScope } from './model.js';
@@ -78,7 +79,7 @@ export function discoverPacks(
   for (const root of roots) {
     const scan = scanScope(root, limits, visited, diagnostics, options.gitignore ?? true);
     scans.push(scan.scan);
-    packs.push(...scan.packs);
+    appendAll(packs, scan.packs);
   }
   return { packs, scans, diagnostics };
 }

@@ -62,7 +62,7 @@ function searchText(r: GraphRecord): string {
   const parts: string[] = [r.id.replace(/[-_]/g, ' ')];
   for (const v of Object.values(r.data)) {
     if (typeof v === 'string') parts.push(v);
-    else if (Array.isArray(v)) parts.push(...v.filter((x): x is string => typeof x === 'string'));
+    else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string') parts.push(x);
   }
   return parts.join(' ');
 }

@@ -269,12 +269,12 @@ describe('profile-aware minimal context', () => {
       },
     );
     symlinkSync(join(outside, 'secret.md'), join(pack, 'compiled/splits/acme/offline.md'));
-    expect(() => resolveContext({ ...wsOptions(root), query: 'acme offline', packs: [pack] })).toThrow(
-      expect.objectContaining({
-        code: 'PACK_NOT_USABLE',
-        exitCode: 2,
-        message: expect.stringContaining('path escapes the pack root'),
-      }),
+    // Issue 19 item 12: the primary document outside the pack is refused, the rest is served.
+    const served = resolveContext({ ...wsOptions(root), query: 'acme offline', packs: [pack] });
+    expect(served.output.context).toContain('Works offline.');
+    expect(served.output.context).not.toContain('OFFLINE-SECRET');
+    expect(JSON.stringify(served)).toMatch(
+      /refused metadata\.primaryDocument: path escapes the pack root: \.\.\/\.\.\/outside\/secret\.md/,
     );
     const fixed = writePack(
       root,

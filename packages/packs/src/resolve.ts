@@ -117,7 +117,7 @@ function resolverHints(entries: readonly CatalogEntry[]): Map<string, string> {
     const names: string[] = [];
     for (const under of ['compiled', 'documents']) {
       const listed = listPackFiles(e.pack.realRoot, { under, maxDepth: 3, maxEntries: 500 });
-      names.push(...listed.files.map((f) => f.rel.replace(/\.[a-z]+$/i, '').replace(/[/_.-]+/g, ' ')));
+      for (const f of listed.files) names.push(f.rel.replace(/\.[a-z]+$/i, '').replace(/[/_.-]+/g, ' '));
     }
     if (names.length > 0) hints.set(e.name, names.join('\n'));
   }

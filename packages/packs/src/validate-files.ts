@@ -1,3 +1,4 @@
+import { appendAll } from '@maestro/core';
 import { tryReadHead } from './frontmatter.js';
 import type { PackIssue } from './model.js';
 import type { PackFile } from './pack-tree.js';
@@ -68,15 +69,15 @@ export function checkRecords(realRoot: string, files: readonly PackFile[]): Pack
       (file.rel.endsWith('.json') && (file.rel.startsWith('runs/') || file.rel.startsWith('evals/')));
     if (!isRecord) continue;
     const read = readPackJson(file);
-    issues.push(...read.issues);
+    appendAll(issues, read.issues);
     if (read.data === undefined) continue;
     const kind: RecordKind | null =
       file.rel === 'indexes/source-map.json' ? 'source-map' : inferRecordKind(file.rel, read.data);
     if (kind === null) continue;
     const found = schemaFindings(kind, read.data, file.rel);
-    issues.push(...found);
+    appendAll(issues, found);
     if (found.some((i) => i.severity === 'error')) continue;
-    issues.push(...recordPaths(realRoot, kind, read.data, file.rel));
+    appendAll(issues, recordPaths(realRoot, kind, read.data, file.rel));
   }
   return issues;
 }

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { appendAll } from '@maestro/core';
 import { isObject } from './graph-load.js';
 import type { PackIssue, PackManifest } from './model.js';
 import type { PackFile } from './pack-tree.js';
@@ -17,8 +18,9 @@ export function checkLayers(realRoot: string, files: readonly PackFile[], m: Pac
     const layer = file.rel.startsWith('ontology/') || file.rel.startsWith('answers/');
     if (!layer || !file.rel.endsWith('.json') || file.rel.startsWith('ontology/exports/')) continue;
     const read = readPackJson(file);
-    issues.push(...read.issues);
-    if (read.data !== undefined && manifests.has(file.rel)) issues.push(...listedFiles(realRoot, file.rel, read.data));
+    appendAll(issues, read.issues);
+    if (read.data !== undefined && manifests.has(file.rel))
+      appendAll(issues, listedFiles(realRoot, file.rel, read.data));
   }
   return issues;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { inputError } from '@maestro/core';
+import { appendAll, inputError } from '@maestro/core';
 import type { PackIssue, PackManifest } from './model.js';
 import { ENTRY_FILE, readPackHead } from './pack-head.js';
 import { listPackFiles } from './pack-tree.js';
@@ -60,7 +60,7 @@ export function validatePack(path: string): PackValidation {
   const head = readPackHead(dir, realRoot);
   const findings = [...head.issues];
   if (head.manifest)
-    findings.push(...layoutFindings(realRoot, head.manifest, new Set(head.issues.map((i) => i.field))));
+    appendAll(findings, layoutFindings(realRoot, head.manifest, new Set(head.issues.map((i) => i.field))));
   const tree = listPackFiles(realRoot, { under: '', ...VALIDATE_LIMITS, skip: new Set(['node_modules']) });
   findings.push(
     ...tree.issues,

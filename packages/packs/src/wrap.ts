@@ -108,7 +108,8 @@ export function renderHead(input: PackWrapperInput): string {
   const content = input.units.filter((u) => !u.guide);
   lines.push(`Selected: ${content.map((u) => neutraliseTags(u.path)).join(', ') || '(nothing)'}`);
   if (input.warnings.length > 0) {
-    lines.push('Warnings:', ...input.warnings.map((w) => `- ${neutraliseTags(w)}`));
+    lines.push('Warnings:');
+    for (const w of input.warnings) lines.push(`- ${neutraliseTags(w)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { type Issue, inputError, type Runtime, systemRuntime } from '@maestro/core';
+import { appendAll, type Issue, inputError, type Runtime, systemRuntime } from '@maestro/core';
 import {
   crashPoint,
   type LockOptions,
@@ -14,7 +14,7 @@ import { commitPromotion, promoteIntentPath, type RecoveredPromotion, recoverPro
 import type { PromoteRequest, ReceiptSource } from './model.js';
 import { planPromotion } from './plan.js';
 import { reconcileReceipts } from './receipts.js';
-import type { PromotedEntry, PromotionResult } from './schemas.js';
+import { type PromotedEntry, type PromotionResult, SKIP_REASONS } from './schemas.js';
 import { decide, emptySkipped, type Preselection, preselect, requestedIds, requireFresh } from './select.js';
 
 export interface PromoteOptions {
@@ -119,7 +119,7 @@ async function promoteLocked(
   requireFresh(sessionId, checks);
   const decision = decide(sessionId, pre, checks, ids !== null);
   result.skipped = decision.skipped;
-  result.warnings.push(...decision.warnings);
+  appendAll(result.warnings, decision.warnings);
   if (decision.promote.length === 0) return { result, writes: [] };
   const now = runtime.now();
   const ledgers = new Map<string, { path: string; text: string }>();
@@ -154,7 +154,29 @@ async function promoteLocked(
   }
   result.promoted = sortById([...result.promoted, ...plan.promoted]);
   result.files = [...new Set([...result.files, ...plan.writes.map((w) => w.path)])];
+  if (plan.writes.length) refreshAfterWrite(result);
   return { result, writes: [] };
+}
+
+/**
+ * The corpus just changed, so every receipt of a run with candidates still pending is stale: the
+ * resolve commands of the skipped ones first need a refresh, and the gate will ask for one too.
+ */
+function refreshAfterWrite(result: PromotionResult): void {
+  const refresh = `maestro knowledge review ${result.session_id} --refresh`;
+  let pending = 0;
+  for (const reason of SKIP_REASONS) {
+    for (const s of result.skipped[reason]) {
+      if (reason !== 'rejected') pending++;
+      if (s.command.startsWith('maestro knowledge review ')) s.command = `${refresh} && ${s.command}`;
+    }
+  }
+  if (pending === 0) return;
+  result.warnings.push({
+    code: 'receipts_stale',
+    candidate_id: null,
+    message: `the corpus changed, so the receipts of ${pending} candidate(s) left pending are stale: run \`${refresh}\` before resolving them (\`maestro knowledge gate\` asks for the same)`,
+  });
 }
 
 function rel(layout: WorkflowLayout, abs: string): string {

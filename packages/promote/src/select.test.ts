@@ -66,8 +66,10 @@ describe('selection', () => {
     expect(r.promoted.map((p) => p.candidate_id)).toEqual([cid(A)]);
     expect(r.skipped.review_required.map((s) => s.candidate_id)).toEqual([cid(B)]);
     expect(r.skipped.review_required[0].command).toBe(
-      `maestro knowledge review ${S} --resolve ${cid(B)} --as related --target S-1 --reason "<why>"`,
+      // The promotion changed the corpus: the receipts need a refresh before the resolution.
+      `maestro knowledge review ${S} --refresh && maestro knowledge review ${S} --resolve ${cid(B)} --as related --target S-1 --reason "<why>"`,
     );
+    expect(r.warnings.map((w) => w.code)).toContain('receipts_stale');
     expect(r.skipped.suppressed.map((s) => s.candidate_id)).toEqual([cid(C)]);
     expect(r.skipped.suppressed[0]).toMatchObject({ disposition: 'exact_duplicate', canonical_id: 'S-2' });
     expect(r.skipped.conflict.map((s) => s.candidate_id)).toEqual([cid(D)]);

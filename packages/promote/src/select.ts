@@ -1,5 +1,6 @@
 import { inputError, refusedError } from '@maestro/core';
 import type { SummaryCandidate } from '@maestro/ledger';
+import { offeredResolutions, resolutionCommand } from '@maestro/reconcile';
 import { plannedIds } from './ids.js';
 import type { CandidatePolicy, PromoteRequest, ReceiptCheck } from './model.js';
 import { candidatePolicy } from './policy.js';
@@ -50,9 +51,6 @@ export interface Preselection {
   skipped: Skipped;
 }
 
-const resolveCommand = (sessionId: string, cid: string, as: string) =>
-  `maestro knowledge review ${sessionId} --resolve ${cid} --as ${as} --reason "<why>"`;
-
 function sealCommand(sessionId: string, runId: string, status: string): string {
   return status === 'running'
     ? `maestro run complete ${runId} --session ${sessionId} --seal`
@@ -67,7 +65,7 @@ function skip(c: SummaryCandidate, reason: string, command: string, policy?: Can
 
 function rejectedSkip(sessionId: string, c: SummaryCandidate): SkippedEntry {
   const why = c.rejection?.reason ? `it was rejected: ${c.rejection.reason}` : 'it was rejected';
-  return skip(c, why, resolveCommand(sessionId, c.candidate_id, 'unique'));
+  return skip(c, why, resolutionCommand(sessionId, c.candidate_id, offeredResolutions(null, null)[0]));
 }
 
 function refuseSelected(sessionId: string, items: { reason: SkipReason; entry: SkippedEntry }[]): never {
@@ -161,17 +159,14 @@ export interface Decision {
 }
 
 /**
- * The resolution that would make a blocked candidate promotable: replace the entry it supersedes
- * or conflicts with, keep it beside a related one, or call it new. Review lists every choice.
+ * The resolve command that would make a blocked candidate promotable (the first such choice that
+ * review offers for its verdict), and the list of every offered choice for the skip reason.
  */
-function unblockAs(policy: Extract<CandidatePolicy, { kind: 'blocked' }>): string {
-  const target = policy.canonicalId ? ` --target ${policy.canonicalId}` : '';
-  if (!target || policy.reason === 'suppressed') return 'unique';
-  if (policy.reason === 'conflict' || ['supersede_candidate', 'potential_conflict'].includes(policy.disposition)) {
-    return `supersede${target}`;
-  }
-  if (['semantic_duplicate', 'extends', 'related'].includes(policy.disposition)) return `related${target}`;
-  return 'unique';
+function unblock(sessionId: string, cid: string, policy: Extract<CandidatePolicy, { kind: 'blocked' }>) {
+  const offers = offeredResolutions(policy.reason === 'suppressed' ? null : policy.disposition, policy.canonicalId);
+  const pick = offers.find((o) => o.promotes) ?? offeredResolutions(null, null)[0];
+  const choices = offers.map((o) => `${o.choice}${o.contest ? ' --contest' : ''}`).join(', ');
+  return { command: resolutionCommand(sessionId, cid, pick), choices };
 }
 
 /**
@@ -203,10 +198,11 @@ export function decide(
       continue;
     }
     if (policy.kind === 'blocked') {
+      const { command, choices } = unblock(sessionId, c.candidate_id, policy);
       const entry = skip(
         c,
-        `it is ${policy.reason === 'conflict' ? 'a confirmed conflict' : policy.reason} (${policy.disposition}): ${policy.detail}`,
-        resolveCommand(sessionId, c.candidate_id, unblockAs(policy)),
+        `it is ${policy.reason === 'conflict' ? 'a confirmed conflict' : policy.reason} (${policy.disposition}): ${policy.detail} (review offers: ${choices})`,
+        command,
         policy,
       );
       if (explicit) refused.push({ reason: policy.reason, entry });

@@ -75,11 +75,13 @@ export {
 } from './schemas.js';
 export type { BacklogChange, BacklogItem, BacklogOptions, BacklogResult } from './session/backlog.js';
 export { EXPIRY_PREFIX, knowledgeBacklog } from './session/backlog.js';
+export type { OfferedResolution } from './session/offers.js';
+export { offeredResolutions, resolutionChoices, resolutionCommand } from './session/offers.js';
 export type { ReconcileRunResult, ReconcileSessionResult } from './session/reconcile-session.js';
 export { reconcileSession } from './session/reconcile-session.js';
 export type { ResolutionResult, ResolvedCandidate, ResolveRequest } from './session/resolve.js';
 export { resolveCandidates } from './session/resolve.js';
 export type { ReviewCandidate, ReviewMatch, ReviewTarget, ReviewView } from './session/review.js';
-export { resolutionChoices, reviewSession } from './session/review.js';
+export { reviewSession } from './session/review.js';
 export type { RunState } from './session/run-state.js';
 export { runState } from './session/run-state.js';

@@ -108,6 +108,9 @@ export const ReviewOutput = z
         next: z.object({
           refresh: z.string().nullable(),
           resolve: z.array(z.string()),
+          offers: z.array(
+            z.object({ choice: z.enum(CHOICES), contest: z.boolean(), meaning: z.string(), command: z.string() }),
+          ),
           promote: z.string().nullable(),
         }),
       }),
@@ -121,6 +124,7 @@ export const ResolutionOutput = z
     schema_version: z.literal('knowledge-resolution/1.0'),
     session_id: z.string(),
     choice: z.enum(CHOICES),
+    contest: z.boolean().describe('with choice conflict: the target was marked contested (--contest)'),
     reason: z.string(),
     resolved: z.array(
       z.object({

@@ -53,6 +53,11 @@ export const ResolutionSchema = z.object({
   target_id: z.string().nullable().optional(),
   candidate_content_hash: Hex64.optional(),
   target_content_hash: z.string().nullable().optional(),
+  /**
+   * Ours: with choice `conflict`, true when the person left the question open and the target was
+   * marked contested (`--contest`). Absent: the existing rule stands, untouched.
+   */
+  contested: z.boolean().optional(),
   /** Ours: set when the resolution was carried into a regenerated receipt. */
   carried_over_at: Iso.optional(),
 });

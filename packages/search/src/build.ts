@@ -1,3 +1,4 @@
+import { indexedText } from '@maestro/core';
 import type { KnowledgeEntry } from '@maestro/spec';
 import { FLAG_DEPRECATED, FLAG_KNOWHOW, type IndexDoc, type SearchIndex } from './model.js';
 import { analyzeDocument } from './tokenize.js';
@@ -196,7 +197,7 @@ export function explodeIndex(index: SearchIndex, keep: Uint8Array, table: TermTa
 export function buildIndex(entries: readonly KnowledgeEntry[]): SearchIndex {
   const table = new TermTable();
   return assembleIndex(
-    entries.map((e) => tokenizeDoc(docFromEntry(e), e.content, table)),
+    entries.map((e) => tokenizeDoc(docFromEntry(e), indexedText(e.content), table)),
     table,
   );
 }

@@ -31,7 +31,7 @@ export interface SearchIndex {
   size: number;
   /** Document `d`'s labels, decoded on first use. */
   doc(d: number): IndexDoc;
-  /** The entry's body (`KnowledgeEntry.content`), decoded on demand. */
+  /** The indexed part of the entry's body (`indexedText(KnowledgeEntry.content)`), decoded on demand. */
   body(d: number): string;
   /** Per document: `FLAG_KNOWHOW` (else spec) | `FLAG_DEPRECATED`. */
   flags: Uint8Array;

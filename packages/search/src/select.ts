@@ -1,3 +1,4 @@
+import { maxOf } from '@maestro/core';
 import { SELECTION } from './config.js';
 import { FLAG_KNOWHOW, type RankOptions, type SearchIndex, type SelectionReason } from './model.js';
 import type { Candidate } from './score.js';
@@ -113,7 +114,10 @@ function explorationPick(input: SelectInput, pool: Candidate[], chosen: Selected
   if (chosen.length < input.k || pool.length <= chosen.length) return null;
   const onPage = new Set(chosen.map((s) => s.c.doc));
   const families = new Set(chosen.map((s) => index.doc(s.c.doc).file));
-  const mostShown = Math.max(...chosen.map((s) => exposure.get(index.doc(s.c.doc).id) ?? 0));
+  const mostShown = maxOf(
+    chosen.map((s) => exposure.get(index.doc(s.c.doc).id) ?? 0),
+    0,
+  );
   const floor = SELECTION.explorationFloor * pool[0].score;
   let pick: Candidate | null = null;
   let pickShown = Number.POSITIVE_INFINITY;

@@ -16,9 +16,15 @@
  * pair/whole-identifier tokens, so Chinese and English text of the same size have the same length.
  */
 
+import { TERM_MAX } from '@maestro/core';
+
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const WORD_CHAR = `[\\p{L}\\p{N}\\p{M}_]--[${CJK}]`;
 // `v` flag for class subtraction; built with the constructor so the ES2022 target accepts it.
-const RUN = new RegExp(`([${CJK}]+)|[[\\p{L}\\p{N}\\p{M}_]--[${CJK}]]+`, 'gv');
+// Runs are matched in pieces of at most TERM_MAX characters: an unbounded `+` over one 5 MB word
+// overflows the regexp engine's stack. A word cut into pieces is longer than any term and skipped.
+const RUN = new RegExp(`([${CJK}]{1,${TERM_MAX}})|[${WORD_CHAR}]{1,${TERM_MAX}}`, 'gv');
+const WORD_AT = new RegExp(`[${WORD_CHAR}]`, 'vy');
 const PIECE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{N}*|\p{Lu}+\p{N}*|\p{N}+|[^\p{Lu}\p{Ll}\p{N}_]+/gu;
 const SIMPLE_WORD = /^[A-Z]?[a-z0-9]+$/;
 const ASCII_ALPHA = /^[a-z]+$/;
@@ -69,13 +75,32 @@ function wordTerms(word: string, emit: (term: string) => void): void {
 }
 
 /**
+ * The CJK runs (`m[1]` set) and word runs of a text, NFKC-normalised, without the words longer
+ * than TERM_MAX characters (their pieces are dropped whole, so a hex dump adds no terms).
+ */
+function* runs(text: string): Generator<RegExpMatchArray> {
+  const s = text.normalize('NFKC');
+  let skipAt = -1;
+  for (const m of s.matchAll(RUN)) {
+    if (m[1] !== undefined) {
+      yield m;
+      continue;
+    }
+    const end = (m.index ?? 0) + m[0].length;
+    WORD_AT.lastIndex = end;
+    if (m.index === skipAt || WORD_AT.test(s)) skipAt = end;
+    else yield m;
+  }
+}
+
+/**
  * Document side: calls `emit` once per term occurrence and returns the field length
  * (words + CJK characters).
  */
 export function analyzeDocument(text: string, emit: (term: string) => void): number {
   if (!text) return 0;
   let length = 0;
-  for (const m of text.normalize('NFKC').matchAll(RUN)) {
+  for (const m of runs(text)) {
     if (m[1] !== undefined) {
       const chars = Array.from(m[1]);
       length += chars.length;
@@ -97,7 +122,7 @@ export function queryTerms(text: string): string[] {
   const emit = (t: string) => {
     seen.add(t);
   };
-  for (const m of text.normalize('NFKC').matchAll(RUN)) {
+  for (const m of runs(text)) {
     if (m[1] !== undefined) {
       const chars = Array.from(m[1]);
       if (chars.length === 1) emit(chars[0]);
@@ -111,9 +136,9 @@ export function queryTerms(text: string): string[] {
 export function sequenceTokens(text: string): string[] {
   const out: string[] = [];
   if (!text) return out;
-  for (const m of text.normalize('NFKC').matchAll(RUN)) {
-    if (m[1] !== undefined) out.push(...Array.from(m[1]));
-    else out.push(...wordPieces(m[0]));
+  for (const m of runs(text)) {
+    // No spread into push: a long text has more tokens than a call may take arguments.
+    for (const t of m[1] !== undefined ? Array.from(m[1]) : wordPieces(m[0])) out.push(t);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { formatIssue, sha256 } from '@maestro/core';
+import { formatIssue, indexedText, sha256 } from '@maestro/core';
 import type { Corpus, KnowledgeEntry } from '@maestro/spec';
 import { assembleIndex, docFromEntry, explodeIndex, type ForwardDoc, TermTable, tokenizeDoc } from './build.js';
 import { type IndexManifest, isRacy, type ManifestFile } from './manifest.js';
@@ -23,7 +23,7 @@ const MAX_ISSUES = 20;
 
 /** sha256 over everything the index stores for a file's entries, so equal hashes mean equal documents. */
 export function entriesHash(entries: readonly KnowledgeEntry[]): string {
-  return sha256(JSON.stringify(entries.map((e) => [docFromEntry(e), e.content])));
+  return sha256(JSON.stringify(entries.map((e) => [docFromEntry(e), indexedText(e.content)])));
 }
 
 interface FilePlan {
@@ -113,7 +113,7 @@ export function updateIndex(prev: PreviousIndex | null, corpus: Corpus): Updated
     if (f.reuse) {
       for (let d = f.reuse.first; d < f.reuse.first + f.reuse.count; d++) forward.push(old[d]!);
     } else {
-      for (const e of f.entries) forward.push(tokenizeDoc(docFromEntry(e), e.content, table));
+      for (const e of f.entries) forward.push(tokenizeDoc(docFromEntry(e), indexedText(e.content), table));
       reindexed += f.entries.length;
     }
   }

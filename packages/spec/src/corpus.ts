@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:
 import { join } from 'node:path';
 import { environmentError, type Issue } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type KnowhowFileModel, knowhowEntry, parseKnowhowFile } from './knowhow-file.js';
+import { type KnowhowFileModel, knowhowEntry, knowhowIdFor, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, CorpusFileInfo, KnowledgeEntry } from './model.js';
 import { parseSpecFile, type SpecFileModel, scanSpecFile } from './spec-file.js';
 import { specEntrySink } from './spec-view.js';
@@ -35,10 +35,21 @@ export interface LoadedCorpus {
 }
 
 /** `*.md` files directly inside `dir` (non-recursive), sorted; [] when the directory is missing. */
-function markdownFiles(dir: string): string[] {
+function markdownFiles(dir: string, rel: string, issues: Issue[]): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isFile() && d.name.endsWith('.md'))
+    const found = readdirSync(dir, { withFileTypes: true }).filter((d) => d.name.endsWith('.md'));
+    for (const d of found) {
+      if (d.isFile() || d.isSymbolicLink()) continue;
+      issues.push({
+        severity: 'warning',
+        code: 'NOT_A_FILE',
+        message: `${d.name} is ${d.isDirectory() ? 'a directory' : 'not a regular file'}, so it is not read`,
+        hint: `move it out of .workflow/${rel}/ or rename it without .md`,
+        file: `.workflow/${rel}/${d.name}`,
+      });
+    }
+    return found
+      .filter((d) => d.isFile())
       .map((d) => d.name)
       .sort();
   } catch (err) {
@@ -100,7 +111,7 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
   const specs: LoadedSpecFile[] = [];
   const knowhow: LoadedKnowhowFile[] = [];
   const entries: KnowledgeEntry[] = [];
-  for (const name of markdownFiles(layout.specs)) {
+  for (const name of markdownFiles(layout.specs, 'specs', issues)) {
     const file = `specs/${name}`;
     const { text, utf8 } = readCorpusFile(join(layout.specs, name), file, issues, files);
     const fileEntries = keep ? [] : entries;
@@ -110,7 +121,7 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
       specs.push(loadedSpecFile(file, text, fileEntries, utf8));
     }
   }
-  for (const name of markdownFiles(layout.knowhow)) {
+  for (const name of markdownFiles(layout.knowhow, 'knowhow', issues)) {
     const file = `knowhow/${name}`;
     const { text, utf8 } = readCorpusFile(join(layout.knowhow, name), file, issues, files);
     const parsed = parseKnowhowFile(text, `.workflow/${file}`);
@@ -119,7 +130,27 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
     entries.push(entry);
     if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
   }
-  return { corpus: { entries, byId: indexById(entries, issues), issues, files }, specs, knowhow };
+  const byId = indexById(entries, issues);
+  resolveKnowhowLinks(entries, byId);
+  return { corpus: { entries, byId, issues, files }, specs, knowhow };
+}
+
+/**
+ * maestro-flow writes knowhow links by file stem (`supersededBy: AST-20260717-x`); the id of that
+ * document is `knowhow-ast-20260717-x`. A knowhow link that names no id but does name a document's
+ * stem or file name reads as that document's id (the file is not changed), so the chain is whole.
+ */
+function resolveKnowhowLinks(entries: readonly KnowledgeEntry[], byId: ReadonlyMap<string, KnowledgeEntry>): void {
+  const resolve = (v: string) => {
+    if (byId.has(v)) return v;
+    const id = knowhowIdFor(v.trim());
+    return byId.get(id)?.store === 'knowhow' ? id : v;
+  };
+  for (const e of entries) {
+    if (e.store !== 'knowhow') continue;
+    if (e.supersededBy) e.supersededBy = resolve(e.supersededBy);
+    if (e.supersedes.length) e.supersedes = e.supersedes.map(resolve);
+  }
 }
 
 /**

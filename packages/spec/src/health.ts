@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { INDEXED_TEXT_MAX, isCapped } from '@maestro/core';
 import { findLeftoverTemps, type WorkflowLayout } from '@maestro/fs';
 import { loadCorpus } from './corpus.js';
 import { buildLinks, cyclicIds } from './history.js';
@@ -48,6 +49,16 @@ export interface SpecHealth {
    * `readSpecHealth`, empty from the pure `specHealth`. The next write of that file removes them.
    */
   leftoverTemps: string[];
+  /** Entries (specs and knowhow) longer than what search, context and the matcher index. */
+  capped: { limit: number; entries: CappedEntry[] };
+}
+
+export interface CappedEntry {
+  id: string;
+  store: 'spec' | 'knowhow';
+  file: string;
+  line: number | null;
+  chars: number;
 }
 
 /** `spec health`: counts over the spec entries of a corpus (pure; `now` from the runtime). */
@@ -75,7 +86,13 @@ export function specHealth(corpus: Corpus, now: Date): SpecHealth {
       warnings: corpus.issues.filter((i) => i.severity === 'warning').length,
     },
     leftoverTemps: [],
+    capped: { limit: INDEXED_TEXT_MAX, entries: [] },
   };
+  for (const e of corpus.entries) {
+    if (isCapped(e.content)) {
+      h.capped.entries.push({ id: e.id, store: e.store, file: e.file, line: e.line, chars: e.content.length });
+    }
+  }
   let fresh = 0;
   let dated = 0;
   for (const e of specs) {

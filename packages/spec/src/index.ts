@@ -3,7 +3,7 @@ export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 export { cycleComponents } from './cycles.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';
 export type { Frontmatter } from './frontmatter.js';
-export type { DanglingLink, SpecHealth } from './health.js';
+export type { CappedEntry, DanglingLink, SpecHealth } from './health.js';
 export { freshness, readSpecHealth, SPEC_HALF_LIFE_DAYS, specHealth } from './health.js';
 export type { BrokenLink, HistoryItem, HistoryResult, LinkGraph } from './history.js';
 export { buildLinks, cyclicIds, entryHistory } from './history.js';
@@ -15,6 +15,8 @@ export type { KnowhowFileModel, KnowhowType } from './knowhow-file.js';
 export { KNOWHOW_TYPES, knowhowEntry, knowhowIdFor, parseKnowhowFile, serializeKnowhowFile } from './knowhow-file.js';
 export type { AddKnowhowInput, AddKnowhowResult } from './knowhow-lifecycle.js';
 export { addKnowhow, requireKnowhow, supersedeKnowhow, validateKnowhowInput } from './knowhow-lifecycle.js';
+export type { LinkRepair, LinkRepairResult } from './link-repair.js';
+export { planLinkRepair, repairLinks } from './link-repair.js';
 export type {
   Corpus,
   CorpusFileInfo,
@@ -39,6 +41,7 @@ export {
   KnowhowAddOutput,
   KnowhowListOutput,
   KnowhowShowOutput,
+  LinkRepairOutput,
   SpecAddOutput,
   SpecHealthOutput,
   SpecListOutput,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type WorkflowLayout, withCorpusLock, writeFileAtomic } from '@maestro/fs';
 import { SEED_FILES, seedFileText } from './seeds.js';
@@ -7,9 +7,24 @@ export interface InitResult {
   root: string;
   created: string[];
   existing: string[];
+  /** Existing files that gained lines (a `.gitignore` from an older init). */
+  updated: string[];
 }
 
-const GITIGNORE = '# derived, rebuildable state (maestro)\n.index/\n*.lock\n';
+/**
+ * What a team does not commit: derived state (`.index/`, rebuilt by any command), lock files, and
+ * backups (`.trash/`: old bytes git already has, restorable only on the machine that made them).
+ * The audit log (`.knowledge-audit/`) is committed: it is the team's record of what was pruned and why.
+ */
+export const GITIGNORE_LINES = ['.index/', '*.lock', '.trash/'] as const;
+
+const GITIGNORE = `# maestro: derived state, locks and local backups (the audit log in .knowledge-audit/ is committed)\n${GITIGNORE_LINES.join('\n')}\n`;
+
+/** The lines of GITIGNORE_LINES an existing .gitignore lacks (a line negated with `!` counts as a choice). */
+export function missingIgnoreLines(text: string): string[] {
+  const have = new Set(text.split(/\r?\n/).map((l) => l.trim().replace(/^!/, '')));
+  return GITIGNORE_LINES.filter((l) => !have.has(l));
+}
 
 /**
  * Creates the `.workflow/` skeleton: seed spec files, `knowhow/`, `sessions/` and a .gitignore
@@ -19,6 +34,7 @@ const GITIGNORE = '# derived, rebuildable state (maestro)\n.index/\n*.lock\n';
 export async function initWorkflow(layout: WorkflowLayout): Promise<InitResult> {
   const created: string[] = [];
   const existing: string[] = [];
+  const updated: string[] = [];
   mkdirSync(layout.workflow, { recursive: true });
   await withCorpusLock(layout, async () => {
     for (const dir of [layout.specs, layout.knowhow, layout.sessions]) {
@@ -41,6 +57,20 @@ export async function initWorkflow(layout: WorkflowLayout): Promise<InitResult> 
         created.push(rel);
       }
     }
+    if (existing.includes('.gitignore') && (await completeGitignore(join(layout.workflow, '.gitignore')))) {
+      updated.push('.gitignore');
+    }
   });
-  return { root: layout.root, created, existing };
+  return { root: layout.root, created, existing, updated };
+}
+
+/** Appends the lines an older init did not write; every line already there stays as it is. */
+async function completeGitignore(path: string): Promise<boolean> {
+  const text = readFileSync(path, 'utf8');
+  const missing = missingIgnoreLines(text);
+  if (missing.length === 0) return false;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const sep = text === '' || text.endsWith('\n') ? '' : eol;
+  await writeFileAtomic(path, `${text}${sep}${missing.join(eol)}${eol}`);
+  return true;
 }

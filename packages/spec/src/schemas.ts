@@ -4,7 +4,8 @@ export const InitOutput = z
   .object({
     root: z.string().describe('the project root that holds .workflow/'),
     created: z.array(z.string()).describe('paths created, relative to .workflow/'),
-    existing: z.array(z.string()).describe('paths that already existed and were left untouched'),
+    existing: z.array(z.string()).describe('paths that already existed (left untouched unless listed in updated)'),
+    updated: z.array(z.string()).describe('existing files that gained missing lines (.gitignore), none removed'),
   })
   .describe('maestro init --json');
 
@@ -88,6 +89,24 @@ export const ConflictOutput = EntryEditOutput.extend({ marker: z.string().nullab
   'maestro spec conflict mark|clear --json',
 );
 
+const LinkRepairItem = z.object({
+  id: z.string(),
+  store: z.enum(['spec', 'knowhow']),
+  file: z.string(),
+  line: z.number().int().nullable(),
+  attribute: z.enum(['supersedes', 'superseded-by']),
+  missing: z.string().describe('the id the link names, which no entry has'),
+});
+
+export const LinkRepairOutput = z
+  .object({
+    dryRun: z.boolean(),
+    repairs: z.array(LinkRepairItem).describe('links removed (or, with dryRun, that would be)'),
+    files: z.array(z.string()).describe('files written (or that would be), relative to .workflow/'),
+    skipped: z.array(LinkRepairItem).describe('links on legacy entries, which have no attributes to edit'),
+  })
+  .describe('maestro spec link repair --json');
+
 export const BackfillOutput = z
   .object({
     count: z.number().int(),
@@ -144,6 +163,20 @@ export const SpecHealthOutput = z
       .describe(
         'temp files (relative to .workflow/) left by interrupted writes; the next write of each file removes them',
       ),
+    capped: z
+      .object({
+        limit: z.number().int().describe('characters of one entry that search, context and the matcher index'),
+        entries: z.array(
+          z.object({
+            id: z.string(),
+            store: z.enum(['spec', 'knowhow']),
+            file: z.string(),
+            line: z.number().int().nullable(),
+            chars: z.number().int(),
+          }),
+        ),
+      })
+      .describe('spec entries and knowhow documents longer than the limit: only their start is indexed'),
   })
   .describe('maestro spec health --json');
 
@@ -167,6 +200,7 @@ export const jsonSchemas = {
   'spec-deprecate-output': EntryEditOutput,
   'spec-conflict-output': ConflictOutput,
   'spec-backfill-sid-output': BackfillOutput,
+  'spec-link-repair-output': LinkRepairOutput,
   'spec-history-output': HistoryOutput,
   'spec-health-output': SpecHealthOutput,
   'knowhow-add-output': KnowhowAddOutput,

@@ -8,6 +8,7 @@ import {
   type LockOptions,
   readIntent,
   readTextIfExists,
+  refuseNonFileTargets,
   type WorkflowLayout,
   withCorpusLock,
   withLocks,
@@ -60,6 +61,7 @@ export async function editCorpus<T>(
       if (writes.length === 0) return result;
       refuseNonUtf8(loaded, writes);
       const targets = writes.map((w) => join(layout.workflow, w.file));
+      refuseNonFileTargets(targets);
       for (const t of targets) mkdirSync(join(t, '..'), { recursive: true });
       await withLocks(
         targets,

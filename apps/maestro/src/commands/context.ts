@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { inputError } from '@maestro/core';
+import { indexedText, inputError } from '@maestro/core';
 import type { ContextOutputData, ContextSpecInput } from '@maestro/packs';
 import type { Corpus } from '@maestro/spec';
 import type { CommandContext, CommandModule } from '../kit.js';
@@ -55,7 +55,11 @@ async function relevantSpecs(
             id: e.id,
             title: e.title,
             category: e.category ?? (e.store === 'knowhow' ? 'knowhow' : null),
-            text: e.content,
+            store: e.store,
+            // A huge document is served from its indexed part: the budget takes a summary at most.
+            text: indexedText(e.content),
+            summary: e.description,
+            chars: e.content.length,
           },
         ]
       : [];

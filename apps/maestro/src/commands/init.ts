@@ -17,8 +17,13 @@ export const command: CommandModule = {
       });
     }
     const result = await initWorkflow(ctx.layout);
-    const lines = result.created.length
-      ? [`${green('✓')} Initialised ${ctx.layout.workflow}`, ...result.created.map((p) => `  created ${p}`)]
+    const changed = result.created.length + result.updated.length > 0;
+    const lines = changed
+      ? [
+          `${green('✓')} Initialised ${ctx.layout.workflow}`,
+          ...result.created.map((p) => `  created ${p}`),
+          ...result.updated.map((p) => `  updated ${p} (added missing lines, kept yours)`),
+        ]
       : [`Already initialised: ${ctx.layout.workflow} (nothing changed)`];
     lines.push(dim(`next: maestro spec add coding "Use UTC timestamps" "Store and compare times in UTC."`));
     return { data: result, text: lines.join('\n') };

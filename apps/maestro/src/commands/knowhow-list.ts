@@ -1,4 +1,4 @@
-import { inputError } from '@maestro/core';
+import { inputError, maxOf } from '@maestro/core';
 import { KNOWHOW_TYPES, listKnowhow, loadCorpus } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { dim } from '../style.js';
@@ -25,7 +25,10 @@ export const command: CommandModule = {
       });
     }
     const issues = corpus.issues.filter((i) => i.file.startsWith('.workflow/knowhow/'));
-    const width = Math.max(8, ...entries.map((e) => e.id.length));
+    const width = maxOf(
+      entries.map((e) => e.id.length),
+      8,
+    );
     const lines = entries.map(
       (e) =>
         `${e.id.padEnd(width)}  ${`[${e.type ?? '-'}]`.padEnd(12)} ${e.title}${e.status === 'deprecated' ? dim(' (deprecated)') : ''}`,

@@ -24,6 +24,9 @@ export const command: CommandModule = {
       });
     }
     const r = await restoreBackup(ctx.layout, id, { runtime: ctx.runtime, force: args.values.force === true });
+    if (r.already_restored) {
+      return { data: r, text: `Nothing to restore: ${id} was already restored and its files still match the backup` };
+    }
     if (!r.restored) {
       const lines = [
         `${red('✗')} Refused: ${r.changed_since_apply.length} file(s) changed after the apply:`,

@@ -1,3 +1,4 @@
+import { appendAll } from '@maestro/core';
 import type { ResolutionResult, ReviewCandidate, ReviewView } from '@maestro/reconcile';
 import { bold, cyan, dim, green, red, yellow } from '../style.js';
 
@@ -47,7 +48,7 @@ function candidateLines(c: ReviewCandidate): string[] {
   }
   if (c.status === 'draft') lines.push(dim('  report draft: staged when the run completes, then resolvable'));
   if (c.next.refresh) lines.push(`  → ${c.next.refresh}`);
-  for (const r of c.next.resolve) lines.push(`  → ${r}`);
+  for (const o of c.next.offers) lines.push(`  → ${o.command}`, dim(`      ${o.meaning}`));
   if (c.next.promote) lines.push(`  → ${c.next.promote}`);
   return lines;
 }
@@ -98,13 +99,19 @@ export function renderReview(v: ReviewView): string {
     );
   }
   if (c.candidates === 0) lines.push(unreadable ? 'Nothing to review in the readable runs.' : 'Nothing to review.');
-  for (const cand of v.candidates) lines.push('', ...candidateLines(cand));
+  for (const cand of v.candidates) appendAll(lines, ['', ...candidateLines(cand)]);
   return lines.join('\n');
 }
 
 export function renderResolution(r: ResolutionResult): string {
   if (r.resolved.length === 0) return `Nothing to resolve in ${r.session_id}.`;
-  const lines = [`${green('✓')} Resolved ${r.resolved.length} candidate(s) of ${r.session_id} as ${r.choice}`];
+  const as =
+    r.choice === 'conflict'
+      ? r.contest
+        ? 'conflict, question left open'
+        : 'conflict, existing rule stands'
+      : r.choice;
+  const lines = [`${green('✓')} Resolved ${r.resolved.length} candidate(s) of ${r.session_id} as ${as}`];
   for (const x of r.resolved) {
     const target = x.canonical_id ? ` → ${x.canonical_id}` : '';
     const mark = x.conflict_marked ? '; target marked contested' : '';

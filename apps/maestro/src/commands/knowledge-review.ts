@@ -12,7 +12,7 @@ import { renderResolution, renderReview } from './knowledge-review-text.js';
 import { allValues, onePositional, optionalString, problemLine } from './ledger-args.js';
 
 const usage =
-  'maestro knowledge review <session> [--refresh] | --resolve <cid>[,<cid>...] --as <choice> [--target <id>] --reason <r> | --all-as <choice> --disposition <d> --reason <r>';
+  'maestro knowledge review <session> [--refresh] | --resolve <cid>[,<cid>...] --as <choice> [--contest] [--target <id>] --reason <r> | --all-as <choice> --disposition <d> --reason <r>';
 
 function choiceOf(value: string, flag: string): Choice {
   if ((CHOICES as readonly string[]).includes(value)) return value as Choice;
@@ -44,7 +44,7 @@ function resolveRequest(args: ParsedArgs) {
     });
   }
   if (!ids.length && allAs === undefined) {
-    for (const flag of ['as', 'target', 'reason', 'disposition']) {
+    for (const flag of ['as', 'target', 'reason', 'disposition', 'contest']) {
       if (args.values[flag] !== undefined) {
         throw inputError('USAGE', `--${flag} only goes with --resolve or --all-as`, { hint: `usage: ${usage}` });
       }
@@ -66,9 +66,11 @@ function resolveRequest(args: ParsedArgs) {
       hint: `usage: ${usage}`,
     });
   }
+  const contest = args.values.contest === true;
   if (ids.length) {
     if (as === undefined) throw inputError('USAGE', '--resolve requires --as <choice>', { hint: `usage: ${usage}` });
-    return { candidateIds: ids, choice: choiceOf(as, '--as'), target: optionalString(args, 'target'), reason };
+    const target = optionalString(args, 'target');
+    return { candidateIds: ids, choice: choiceOf(as, '--as'), contest, target, reason };
   }
   if (args.values.target !== undefined) {
     throw inputError('USAGE', '--target does not go with --all-as: each candidate keeps its own canonical target', {
@@ -78,6 +80,7 @@ function resolveRequest(args: ParsedArgs) {
   return {
     all: { disposition: dispositionOf(optionalString(args, 'disposition')) },
     choice: choiceOf(allAs as string, '--all-as'),
+    contest,
     reason,
   };
 }
@@ -93,11 +96,13 @@ export const command: CommandModule = {
     reason: { type: 'string' },
     'all-as': { type: 'string' },
     disposition: { type: 'string' },
+    contest: { type: 'boolean' },
   },
   optionHelp: {
     refresh: 'reconcile every run whose receipt is missing or stale first (otherwise read-only)',
     resolve: 'candidate id(s) to resolve, comma-separated or repeated',
-    as: 'duplicate | related | conflict | supersede | unique',
+    as: 'duplicate | related | conflict (the existing rule stands) | supersede | unique',
+    contest: 'with --as conflict: leave the question open and mark the rule contested with the candidate and reason',
     target: 'the entry the decision is about (default: the canonical match; not with unique)',
     reason: 'why (required, recorded in the receipt)',
     'all-as': 'resolve every pending candidate with --disposition <d> this way',
@@ -107,6 +112,7 @@ export const command: CommandModule = {
     'maestro knowledge review 20260101-auth',
     'maestro knowledge review 20260101-auth --refresh --json',
     'maestro knowledge review 20260101-auth --resolve KDC-0123456789abcdef --as duplicate --reason "same rule as S-20260101-ab12"',
+    'maestro knowledge review 20260101-auth --resolve KDC-0123456789abcdef --as conflict --reason "pino is our standard"',
     'maestro knowledge review 20260101-auth --all-as unique --disposition related --reason "reviewed: independent rules"',
   ],
   needsWorkflow: true,

@@ -64,7 +64,9 @@ function render(r: SearchResult): string {
   }
   if (last < r.total)
     lines.push('', dim(`more: add --offset ${last} for the next ${Math.min(r.limit, r.total - last)}`));
-  lines.push(dim(`load one: maestro load --id ${r.results[0].id}`));
+  // `load` refuses a deprecated entry unless asked: the hint asks when the top hit is one.
+  const top = r.results[0];
+  lines.push(dim(`load one: maestro load --id ${top.id}${top.status === 'deprecated' ? ' --include-deprecated' : ''}`));
   return lines.join('\n');
 }
 

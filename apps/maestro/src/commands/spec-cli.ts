@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { formatIssue, type Issue, inputError, MaestroError } from '@maestro/core';
+import { formatIssue, type Issue, inputError, MaestroError, maxOf } from '@maestro/core';
 import { readUserFile } from '@maestro/fs';
 import type { KnowledgeEntry, WriteOptions } from '@maestro/spec';
 import type { CommandContext, ParsedArgs } from '../kit.js';
@@ -140,7 +140,11 @@ export function entryText(e: KnowledgeEntry): string {
   if (e.supersededBy) fields.push(['superseded by', e.supersededBy]);
   if (e.conflict)
     fields.push(['conflict', `${e.conflict.marker} (${e.conflict.date ?? '?'}): ${e.conflict.note ?? ''}`]);
-  const width = Math.max(...fields.map(([label]) => label.length)) + 1;
+  const width =
+    maxOf(
+      fields.map(([label]) => label.length),
+      0,
+    ) + 1;
   const lines = [`${e.id}${flags ? `  [${flags}]` : ''}`, ...fields.map(([l, v]) => `  ${`${l}:`.padEnd(width)} ${v}`)];
   lines.push('', e.content);
   return lines.join('\n');

@@ -32,6 +32,12 @@ export const command: CommandModule = {
         `  ! leftover temp file .workflow/${t} (an interrupted write; the next write of that file removes it)`,
       );
     }
+    const capped = h.capped.entries;
+    lines.push(
+      `Indexing: ${capped.length} entr${capped.length === 1 ? 'y' : 'ies'} over ${h.capped.limit} characters (search, context and the matcher read only their start; load shows all)`,
+    );
+    for (const c of capped)
+      lines.push(`  ~ ${c.id} ${c.chars} characters (.workflow/${c.file}${c.line ? `:${c.line}` : ''})`);
     return { data: h, text: lines.join('\n') };
   },
 };

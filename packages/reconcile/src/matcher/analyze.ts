@@ -1,3 +1,4 @@
+import { appendAll } from '@maestro/core';
 import { extractNumbers, extractPaths, type NumberFact } from './extract.js';
 import { latinKey, lexicon } from './lexicon.js';
 import { prepare } from './prepare.js';
@@ -151,10 +152,10 @@ function mergeFragments(fragments: Unit[][]): Unit[][] {
         out.push(pending, units);
       } else out.push([...pending, ...units]);
       pending = [];
-    } else pending.push(...units);
+    } else appendAll(pending, units);
   }
   if (pending.length) {
-    if (out.length) out[out.length - 1].push(...pending);
+    if (out.length) appendAll(out[out.length - 1], pending);
     else out.push(pending);
   }
   return out;

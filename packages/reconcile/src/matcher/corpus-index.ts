@@ -1,3 +1,4 @@
+import { indexedText } from '@maestro/core';
 import type { Corpus } from '@maestro/spec';
 import { lexicon } from './lexicon.js';
 import { prepare } from './prepare.js';
@@ -66,7 +67,8 @@ export function indexTerms(text: string): Set<string> {
     const set = alt.get(t);
     if (set) out.add(`alt:${set}`);
   };
-  for (const u of segment(prepare(text))) {
+  // Only the indexed part of a huge document: retrieval needs its topic, not every word of a dump.
+  for (const u of segment(prepare(indexedText(text)))) {
     if (u.kind === 'word') add(u.term);
     else if (u.kind === 'han') for (const t of u.terms) add(t);
     else if (u.kind === 'lex') {

@@ -1,3 +1,4 @@
+import { indexedText } from '@maestro/core';
 import { analyzeText, type TextFeatures } from './analyze.js';
 import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
 import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
@@ -19,14 +20,16 @@ export interface View {
 export function makeView(store: 'spec' | 'knowhow', title: string, content: string, exact?: string): View {
   const norm = matchNormalize(content);
   const titleNorm = matchNormalize(title);
+  // Exact identity is over the whole text; scoring reads only its indexed part (see indexedText).
+  const scored = indexedText(norm);
   return {
     store,
     exact: exact ?? exactKeyOfNormal(norm),
     titleKey: titleNorm,
-    feats: analyzeText(content),
-    titleFeats: analyzeText(title),
-    tokens: refTokens(norm),
-    grams: refTrigrams(norm),
+    feats: analyzeText(indexedText(content)),
+    titleFeats: analyzeText(indexedText(title)),
+    tokens: refTokens(scored),
+    grams: refTrigrams(scored),
     title: { tokens: refTokens(titleNorm), grams: refTrigrams(titleNorm) },
   };
 }

@@ -1,3 +1,4 @@
+import { appendAll } from '@maestro/core';
 import { type LexEntry, lexicon } from './lexicon.js';
 import { stem } from './stem.js';
 
@@ -18,7 +19,7 @@ export function segment(fragment: string): Unit[] {
   const units: Unit[] = [];
   let latin: string[] = [];
   const flushLatin = () => {
-    if (latin.length) units.push(...segmentLatin(latin));
+    if (latin.length) appendAll(units, segmentLatin(latin));
     latin = [];
   };
   for (const token of tokens) {
@@ -27,7 +28,7 @@ export function segment(fragment: string): Unit[] {
       units.push(token === '§p' ? { kind: 'path' } : { kind: 'num', index: Number(token.slice(2)) });
     } else if (HAN.test(token)) {
       flushLatin();
-      units.push(...segmentHan(token));
+      appendAll(units, segmentHan(token));
     } else latin.push(token.replace(/[-.]+$/, ''));
   }
   flushLatin();

@@ -1,4 +1,4 @@
-import { type Issue, inputError, type Runtime } from '@maestro/core';
+import { appendAll, type Issue, inputError, type Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { listSessions, type SummaryCandidate, summarizeSession, updateDelta } from '@maestro/ledger';
 import { MATCHER_REVISION, SEVERITY_ORDER } from '../matcher/reconcile.js';
@@ -88,7 +88,7 @@ export async function knowledgeBacklog(
     problems: [],
   };
   const { sessions, problems } = listSessions(layout);
-  result.problems.push(...problems);
+  appendAll(result.problems, problems);
   const { fingerprint } = await computeCorpusFingerprint(layout);
   let loaded: Promise<CurrentCorpus> | null = null;
   const current = () => {
@@ -159,7 +159,7 @@ async function sessionBacklog(
   const restore = new Set(options.restore ?? []);
   const changed = await applyChanges(layout, sessionId, summary.candidates, options, restore, runtime, out);
   if (changed) summary = summarizeSession(layout, sessionId);
-  out.problems.push(...summary.problems);
+  appendAll(out.problems, summary.problems);
   const verdicts = await sessionVerdicts(layout, sessionId, summary.runs, corpus, out.problems, now.toISOString());
   for (const c of summary.candidates.filter((x) => x.status === 'pending')) {
     const v = verdicts.get(c.candidate_id) ?? { freshness: 'missing' as Freshness, entry: null };

@@ -1,4 +1,5 @@
 import type { Issue, Runtime } from '@maestro/core';
+import { appendAll } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { listRuns, type SessionSummary, summarizeSession } from '@maestro/ledger';
 import { MATCHER_REVISION, reconcile } from '../matcher/reconcile.js';
@@ -135,7 +136,7 @@ export async function loadSessionReceipts(
   for (const run of listRuns(layout, sessionId).runs) {
     const state = runState(layout, sessionId, run.run_id);
     out.states.set(run.run_id, state);
-    out.problems.push(...state.problems);
+    appendAll(out.problems, state.problems);
     const expected: Fences = {
       candidate_snapshot_hash: state.candidate_snapshot_hash,
       corpus_fingerprint: fingerprint,

@@ -122,12 +122,27 @@ describe('resolve', () => {
     await expect(call({ candidateIds: ['KDC-0000000000000000'] })).rejects.toMatchObject({ code: 'UNKNOWN_CANDIDATE' });
   });
 
-  it('conflict marks the spec target contested and keeps the receipt fresh (scenario 22)', async () => {
+  it('conflict without contest rejects the candidate and leaves the rule untouched', async () => {
     const p = await reconciled();
+    const before = readFileSync(join(p.layout.specs, 'coding-conventions.md'), 'utf8');
     const r = await resolveCandidates(
       p.layout,
       S,
       { candidateIds: [cid(WINSTON)], choice: 'conflict', reason: 'pino is the standard' },
+      runtime(),
+    );
+    expect(r).toMatchObject({ contest: false });
+    expect(r.resolved[0]).toMatchObject({ conflict_marked: false, ledger_status: 'rejected' });
+    expect(readFileSync(join(p.layout.specs, 'coding-conventions.md'), 'utf8')).toBe(before);
+    expect((await checkFreshness(p.layout, S, R1)).state).toBe('fresh');
+  });
+
+  it('conflict with contest marks the spec target contested and keeps the receipt fresh (scenario 22)', async () => {
+    const p = await reconciled();
+    const r = await resolveCandidates(
+      p.layout,
+      S,
+      { candidateIds: [cid(WINSTON)], choice: 'conflict', contest: true, reason: 'pino is the standard' },
       runtime(),
     );
     expect(r.resolved[0]).toMatchObject({
@@ -232,7 +247,7 @@ describe('conflict marks and the other receipts of the session', () => {
     await resolveCandidates(
       p.layout,
       S,
-      { candidateIds: [cid(WINSTON)], choice: 'conflict', reason: 'pino' },
+      { candidateIds: [cid(WINSTON)], choice: 'conflict', contest: true, reason: 'pino' },
       runtime(),
     );
     expect((await checkFreshness(p.layout, S, R2)).state).toBe('fresh');

@@ -16,6 +16,11 @@ export interface ResolveRequest {
   candidateIds?: readonly string[];
   all?: { disposition: Disposition };
   choice: Choice;
+  /**
+   * With `conflict`: leave the question open and mark the target contested (with the candidate
+   * and the reason). Without it a conflict resolution rejects the candidate and leaves the rule as it is.
+   */
+  contest?: boolean;
   /** Defaults to the receipt's canonical target; never allowed with `unique`. */
   target?: string | null;
   reason: string;
@@ -35,6 +40,7 @@ export interface ResolutionResult {
   schema_version: 'knowledge-resolution/1.0';
   session_id: string;
   choice: Choice;
+  contest: boolean;
   reason: string;
   resolved: ResolvedCandidate[];
   warnings: string[];
@@ -50,6 +56,11 @@ function validate(req: ResolveRequest, sessionId: string): string {
   if (!(CHOICES as readonly string[]).includes(req.choice)) {
     throw inputError('INVALID_CHOICE', `--as must be one of ${CHOICES.join(', ')} (got "${req.choice}")`);
   }
+  if (req.contest && req.choice !== 'conflict') {
+    throw inputError('CONTEST_NEEDS_CONFLICT', `--contest goes only with --as conflict (got --as ${req.choice})`, {
+      hint: `to keep the question open, resolve --as conflict --contest; to let the existing rule stand, drop --contest`,
+    });
+  }
   if (req.choice === 'unique' && req.target) {
     throw inputError('TARGET_NOT_ALLOWED', '--target is not valid for unique resolution', {
       hint: 'drop --target: a unique candidate is promoted as a new entry',
@@ -60,8 +71,8 @@ function validate(req: ResolveRequest, sessionId: string): string {
 
 /**
  * Records a human decision on one or more candidates (maestro-flow §3.6). Fails closed: every
- * source run needs a fresh receipt holding the candidate. `conflict` marks a spec target contested
- * through @maestro/spec; receipts, then ledgers, are updated under the corpus lock (a crash in
+ * source run needs a fresh receipt holding the candidate. `conflict` rejects the candidate; with
+ * `contest` it also marks a spec target contested through @maestro/spec; receipts, then ledgers, are updated under the corpus lock (a crash in
  * between leaves the safer state: the receipt decides eligibility, rerunning is idempotent).
  */
 export async function resolveCandidates(
@@ -79,12 +90,13 @@ export async function resolveCandidates(
       schema_version: 'knowledge-resolution/1.0',
       session_id: sessionId,
       choice: request.choice,
+      contest: request.contest === true,
       reason,
       resolved: [],
       warnings: [],
     };
     const marked = new Set<string>();
-    if (request.choice === 'conflict') {
+    if (request.choice === 'conflict' && request.contest) {
       for (const p of plans) {
         if (!p.target) continue;
         if (p.targetStore !== 'spec') {
@@ -99,14 +111,15 @@ export async function resolveCandidates(
     const now = runtime.now().toISOString();
     for (const p of plans) {
       const id = p.candidate.candidate_id;
-      const entry = applyChoice(p, request.choice, reason, now);
+      const entry = applyChoice(p, request, reason, now);
       for (const runId of p.runs) {
         const receipt = ctx.receipts.get(runId) as Receipt;
         const updated = withEntry(receipt, entry, fingerprint, ctx.corpus_fingerprint);
         ctx.receipts.set(runId, updated);
         await writeReceipt(layout, updated);
       }
-      const status = await updateLedgers(layout, sessionId, p.runs, id, request.choice, reason, runtime);
+      const label = request.contest ? 'conflict (contested)' : request.choice;
+      const status = await updateLedgers(layout, sessionId, p.runs, id, request.choice, label, reason, runtime);
       result.resolved.push({
         candidate_id: id,
         disposition: entry.disposition,
@@ -263,7 +276,8 @@ function plan(ctx: SessionReceipts, c: SummaryCandidate, req: ResolveRequest, se
   };
 }
 
-function applyChoice(p: Plan, choice: Choice, reason: string, now: string): ReceiptCandidate {
+function applyChoice(p: Plan, req: ResolveRequest, reason: string, now: string): ReceiptCandidate {
+  const choice = req.choice;
   return {
     ...p.entry,
     ...CHOICE_EFFECT[choice],
@@ -278,6 +292,7 @@ function applyChoice(p: Plan, choice: Choice, reason: string, now: string): Rece
       target_id: p.target,
       candidate_content_hash: candidateContentHash(p.candidate),
       target_content_hash: p.targetHash,
+      ...(req.contest ? { contested: true } : {}),
     },
   };
 }
@@ -304,6 +319,7 @@ async function updateLedgers(
   runs: readonly string[],
   id: string,
   choice: Choice,
+  label: string,
   reason: string,
   runtime: Runtime,
 ): Promise<SummaryCandidate['status']> {
@@ -319,7 +335,7 @@ async function updateLedgers(
         if (!c || c.status === 'promoted' || c.status === 'promoting') return;
         if (rejecting) {
           c.status = 'rejected';
-          c.rejection = { reason: `resolved as ${choice}: ${reason}`, at: runtime.now().toISOString() };
+          c.rejection = { reason: `resolved as ${label}: ${reason}`, at: runtime.now().toISOString() };
         } else if (c.status === 'rejected') {
           c.status = 'pending';
           c.rejection = null;

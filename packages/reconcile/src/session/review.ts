@@ -1,10 +1,12 @@
 import type { Issue, Runtime } from '@maestro/core';
+import { appendAll } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import type { SummaryCandidate } from '@maestro/ledger';
 import { SEVERITY_ORDER } from '../matcher/reconcile.js';
 import type { Match } from '../matcher/types.js';
-import type { DroppedResolution, Freshness, ReceiptCandidate } from '../schemas.js';
+import type { Choice, DroppedResolution, Freshness, ReceiptCandidate } from '../schemas.js';
 import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
+import { offeredResolutions, resolutionCommand } from './offers.js';
 import { loadSessionReceipts, type ReconcileRunResult, type SessionReceipts } from './reconcile-session.js';
 import type { RunState } from './run-state.js';
 
@@ -53,7 +55,13 @@ export interface ReviewCandidate {
   canonical: ReviewTarget | null;
   matches: ReviewMatch[];
   dropped_resolution: DroppedResolution | null;
-  next: { refresh: string | null; resolve: string[]; promote: string | null };
+  next: {
+    refresh: string | null;
+    resolve: string[];
+    /** The same resolve commands with what each choice does (see `offeredResolutions`). */
+    offers: { choice: Choice; contest: boolean; meaning: string; command: string }[];
+    promote: string | null;
+  };
 }
 
 export interface ReviewView {
@@ -75,20 +83,6 @@ export interface ReviewView {
   };
   candidates: ReviewCandidate[];
   problems: Issue[];
-}
-
-const RESOLUTION_CHOICES: Partial<Record<ReceiptCandidate['disposition'], string[]>> = {
-  semantic_duplicate: ['duplicate', 'related', 'unique'],
-  potential_conflict: ['conflict', 'related', 'unique'],
-  supersede_candidate: ['supersede', 'related', 'unique'],
-  extends: ['related', 'supersede', 'unique'],
-  related: ['related', 'supersede', 'unique'],
-  exact_duplicate: ['unique'],
-};
-
-/** The sensible human choices for a verdict, most likely first (the CLI's and the review page's). */
-export function resolutionChoices(disposition: ReceiptCandidate['disposition'] | null): string[] {
-  return (disposition && RESOLUTION_CHOICES[disposition]) || ['unique'];
 }
 
 const FRESH_RANK: Record<Freshness, number> = { fresh: 0, stale: 1, missing: 2 };
@@ -139,7 +133,7 @@ export async function reviewSession(
 function draftRows(ctx: SessionReceipts): SummaryCandidate[] {
   const known = new Set(ctx.summary.candidates.map((c) => c.candidate_id));
   const out: SummaryCandidate[] = [];
-  for (const [runId, state] of ctx.states) out.push(...draftsOf(state, runId, known));
+  for (const [runId, state] of ctx.states) appendAll(out, draftsOf(state, runId, known));
   return out;
 }
 
@@ -243,10 +237,6 @@ function diverse(matches: readonly Match[]): ReviewMatch[] {
   }));
 }
 
-function quote(s: string): string {
-  return `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
-}
-
 function nextCommands(
   sid: string,
   c: SummaryCandidate,
@@ -255,18 +245,22 @@ function nextCommands(
   draft: boolean,
 ): ReviewCandidate['next'] {
   const refresh = freshness === 'fresh' ? null : `maestro knowledge review ${sid} --refresh`;
-  if (draft || !v || freshness !== 'fresh') return { refresh, resolve: [], promote: null };
-  const resolve = resolutionChoices(v.disposition).map((choice) => {
-    const target = choice === 'unique' || !v.canonical_id ? '' : ` --target ${v.canonical_id}`;
-    return `maestro knowledge review ${sid} --resolve ${c.candidate_id} --as ${choice}${target} --reason ${quote('<why>')}`;
-  });
+  if (draft || !v || freshness !== 'fresh') return { refresh, resolve: [], offers: [], promote: null };
+  const offers = offeredResolutions(v.disposition, v.canonical_id).map((o) => ({
+    choice: o.choice,
+    contest: o.contest,
+    meaning: o.meaning,
+    command: resolutionCommand(sid, c.candidate_id, o),
+  }));
+  const resolve = offers.map((o) => o.command);
   const promotable = v.promotion_eligibility === 'eligible' || v.reaffirms !== null;
   const promote =
     promotable && (c.status === 'pending' || c.status === 'promoting')
       ? `maestro knowledge promote ${sid} --candidate ${c.candidate_id}`
       : null;
   const needsDecision = v.promotion_eligibility === 'review_required' || c.status === 'rejected';
-  return { refresh, resolve: needsDecision || v.resolution?.status === 'confirmed' ? resolve : [], promote };
+  const open = needsDecision || v.resolution?.status === 'confirmed';
+  return { refresh, resolve: open ? resolve : [], offers: open ? offers : [], promote };
 }
 
 function targetOf(r: ReviewCandidate, corpus: MatchingCorpus | null): ReviewTarget | null {
