@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { appendAll } from '@maestro/core';
 import { pidIsDead } from './pid.js';
 
 /**
@@ -70,7 +71,7 @@ export function findLeftoverTemps(dir: string, now = Date.now()): LeftoverTemp[]
   for (const e of entries) {
     const abs = join(dir, e.name);
     if (e.isDirectory()) {
-      if (e.name !== '.index' && e.name !== 'node_modules') out.push(...findLeftoverTemps(abs, now));
+      if (e.name !== '.index' && e.name !== 'node_modules') appendAll(out, findLeftoverTemps(abs, now));
       continue;
     }
     const m = TEMP.exec(e.name);

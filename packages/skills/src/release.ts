@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inputError, type Runtime, refusedError, sha256 } from '@maestro/core';
+import { inputError, maxOf, type Runtime, refusedError, sha256 } from '@maestro/core';
 import { type WorkflowLayout, withCorpusLock } from '@maestro/fs';
 import { candidateFilesDir, findCandidate } from './candidates.js';
 import { commitVersion, recoverSkillCommit } from './commit.js';
@@ -101,7 +101,7 @@ export async function releaseSkill(
         },
       );
     }
-    const version = Math.max(0, ...state.versions.map((v) => v.version)) + 1;
+    const version = maxOf([0, ...state.versions.map((v) => v.version)]) + 1;
     const at = runtime.now().toISOString();
     const record: SkillVersionRecord = {
       version,

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, posix } from 'node:path';
+import { appendAll } from '@maestro/core';
 import { parseFrontmatterYaml, readHead, splitFrontmatter } from '@maestro/packs';
 import { manifestHash, problem, SKILL_LIMITS, walkSkill } from './files.js';
 import type { SkillIssue, SkillProperties, SkillValidation } from './model.js';
@@ -18,7 +19,7 @@ const BODY_LINES_ADVICE = 500;
 export function validateSkill(dir: string): SkillValidation {
   const issues: SkillIssue[] = [];
   const walk = walkSkill(dir);
-  issues.push(...walk.issues);
+  appendAll(issues, walk.issues);
   const files = walk.files.map(({ abs: _abs, ...f }) => f);
   const result = (properties: SkillProperties | null, body: string): SkillValidation => ({
     ok: !issues.some((i) => i.severity === 'error'),
@@ -62,7 +63,10 @@ export function validateSkill(dir: string): SkillValidation {
     return result(null, '');
   }
   const parsed = parseFrontmatterYaml(split.yaml, split.startLine, 'SKILL.md');
-  issues.push(...parsed.issues.map((i) => ({ ...i, code: i.code.replace(/^PACK_/, 'SKILL_') })));
+  appendAll(
+    issues,
+    parsed.issues.map((i) => ({ ...i, code: i.code.replace(/^PACK_/, 'SKILL_') })),
+  );
   if (!parsed.data) return result(null, split.body);
   const properties = checkFields(parsed.data, basename(dir), issues);
   checkBody(split.body, split.bodyLine, dir, issues);

@@ -1,3 +1,4 @@
+import { maxOf } from '@maestro/core';
 import { type BacklogItem, type BacklogResult, SEVERITY_ORDER } from '@maestro/reconcile';
 import { type Html, h, seg } from '../html.js';
 import { ageText, dispositionBadge, freshnessBadge } from './words.js';
@@ -64,7 +65,7 @@ function sessionTable(rows: SessionRow[]): Html {
     (s) => {
       const worst = s.items.map((i) => i.disposition).find((d) => d !== null) ?? null;
       const stale = s.items.filter((i) => i.freshness !== 'fresh').length;
-      const oldest = Math.max(...s.items.map((i) => i.age_days));
+      const oldest = maxOf(s.items.map((i) => i.age_days));
       return h`<tr><td><a href="/session/${seg(s.id)}">${s.id}</a></td><td>${s.items.length}</td><td>${dispositionBadge(
         worst,
       )}</td><td>${s.items.filter((i) => i.stage === 'corroborated').length}</td><td>${ageText(oldest)}</td><td>${
