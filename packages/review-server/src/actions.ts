@@ -51,6 +51,7 @@ export async function resolveOne(a: ActionContext, sessionId: string): Promise<F
     candidateIds: [one(a.form, 'candidate')],
     choice,
     target,
+    contest: choice === 'conflict' && one(a.form, 'contest') === 'on',
     reason: one(a.form, 'reason'),
   });
 }

@@ -45,13 +45,14 @@ async function landed(c: Client, r: Response): Promise<string> {
 
 const NEW_SPEC = {
   '.workflow/specs/learnings.md':
-    '<spec-entry category="learning" sid="S-20260101-zz01" title="New">\n\n### New\n\nA new rule.\n\n</spec-entry>\n',
+    '<spec-entry category="learning" sid="S-20260101-zz01" title="Logging library">\n\n### Logging library\n\nUse winston for application logging.\n\n</spec-entry>\n',
 };
 
 describe('review server actions (the CLI code paths)', () => {
-  it('resolves a conflict: receipt confirmed, target marked contested, message shown once', async () => {
+  it('resolves a conflict: receipt confirmed, the rule stands untouched, message shown once', async () => {
     const { root, layout } = await reviewProject();
     client = await serve(layout);
+    const rule = readFileSync(join(root, '.workflow/specs/coding-conventions.md'), 'utf8');
     const csrf = await client.csrf();
     const r = await client.post(`/session/${S}/resolve`, [
       ['csrf', csrf],
@@ -68,9 +69,25 @@ describe('review server actions (the CLI code paths)', () => {
       reason: 'pino stays: one logger',
       choice: 'conflict',
     });
-    expect(readFileSync(join(root, '.workflow/specs/coding-conventions.md'), 'utf8')).toMatch(/conflict/);
+    expect(readFileSync(join(root, '.workflow/specs/coding-conventions.md'), 'utf8')).toBe(rule);
     const again = await (await client.get(r.headers.get('location')!)).text();
     expect(again).not.toContain('Resolved 1 candidate(s)');
+  });
+
+  it('resolves a conflict with "keep the question open": the target is marked contested', async () => {
+    const { root, layout } = await reviewProject();
+    client = await serve(layout);
+    const r = await client.post(`/session/${S}/resolve`, [
+      ['csrf', await client.csrf()],
+      ['candidate', cid(WINSTON)],
+      ['fp', await pageFingerprint(client)],
+      ['as', 'conflict'],
+      ['contest', 'on'],
+      ['target', LOGGER_SID],
+      ['reason', 'needs a decision from the platform team'],
+    ]);
+    expect(await landed(client, r)).toContain('Resolved 1 candidate(s) as conflict.');
+    expect(readFileSync(join(root, '.workflow/specs/coding-conventions.md'), 'utf8')).toMatch(/confidence="contested"/);
   });
 
   it('refuses a resolve without a reason (400) and writes nothing', async () => {
@@ -153,7 +170,7 @@ describe('review server actions (the CLI code paths)', () => {
     const preview = await client.get(`/session/${S}/promote`);
     expect(preview.status).toBe(409);
     const refreshed = await client.post(`/session/${S}/refresh`, [['csrf', csrf]]);
-    expect(await landed(client, refreshed)).toContain('Refreshed: 2 receipt(s) regenerated');
+    expect(await landed(client, refreshed)).toContain('Refreshed: 1 receipt(s) regenerated');
     const after = await (await client.get(`/session/${S}`)).text();
     expect(after).not.toContain('stale receipt');
   });

@@ -40,7 +40,7 @@ describe('review server views', () => {
     expect(html).toContain('<li>different choice: winston vs pino</li>');
     expect(html).toContain('<span class="badge green">fresh receipt</span>');
     expect(html).toMatch(
-      /<select name="as"><option>conflict<\/option><option>related<\/option><option>unique<\/option>/,
+      /<select name="as"><option>conflict<\/option><option>supersede<\/option><option>related<\/option><option>unique<\/option>/,
     );
     expect(html).toContain('<input name="target" value="S-20260101-lg01"');
     // Every form carries the CSRF token; the page has no script at all.

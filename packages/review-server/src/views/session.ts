@@ -154,6 +154,7 @@ function resolveForm(c: ReviewCandidate, v: ReviewView, csrf: string, decidable:
 <fieldset${decidable ? '' : h` disabled`}>
 <label>Resolve as <select name="as">${sensible.map((x) => h`<option>${x}</option>`)}${rest.map((x) => h`<option>${x}</option>`)}</select></label>
 <label>Target <input name="target" value="${c.canonical_id ?? ''}" placeholder="entry id (ignored for unique)"></label>
+${c.disposition === 'potential_conflict' ? h`<label class="wide"><input type="checkbox" name="contest"> with conflict: keep the question open (mark the rule contested); unticked, the existing rule stands and the candidate is rejected</label>` : ''}
 <label class="wide">Reason <textarea name="reason" rows="2" required placeholder="why (required, recorded in the receipt)"></textarea></label>
 <button type="submit">Resolve</button>
 </fieldset>${why}</form>`;
