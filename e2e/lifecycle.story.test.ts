@@ -19,7 +19,8 @@ const S = '20261129-auth-hardening';
 const R1 = '20261129-001-plan';
 const R2 = '20261129-002-build';
 
-describe('the knowledge lifecycle, end to end', () => {
+// About 30 CLI calls in one story: 25 s on a quiet 2-core machine, so the default 30 s is too tight.
+describe('the knowledge lifecycle, end to end', { timeout: 120_000 }, () => {
   it('sediments what two runs learned into project knowledge, safely', () => {
     const root = tmpProject();
     const m = (...args: string[]) =>
