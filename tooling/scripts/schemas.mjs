@@ -7,9 +7,21 @@ import { z } from 'zod';
 
 const root = resolve(import.meta.dirname, '../..');
 const sources = [
-  ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate'].map(
-    (p) => `packages/${p}`,
-  ),
+  ...[
+    'core',
+    'fs',
+    'spec',
+    'ledger',
+    'packs',
+    'reconcile',
+    'search',
+    'promote',
+    'audit',
+    'gate',
+    'hooks',
+    'context',
+    'mcp',
+  ].map((p) => `packages/${p}`),
   'apps/maestro',
 ];
 const check = process.argv.includes('--check');

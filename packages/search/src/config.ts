@@ -5,7 +5,7 @@
  */
 
 /** Stored in the index manifest; an index built with another revision is rebuilt, never reused. */
-export const TOKENIZER_REVISION = 'tok-2';
+export const TOKENIZER_REVISION = 'tok-3';
 /** Binary layout version of `index.bin`. */
 export const INDEX_FORMAT = 1;
 

@@ -1,3 +1,4 @@
+export { BOOKKEEPING_KEYWORD, topicKeywords } from './bookkeeping.js';
 export type { ForwardDoc } from './build.js';
 export { buildIndex } from './build.js';
 export { decodeIndex, encodeIndex } from './codec.js';

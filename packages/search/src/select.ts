@@ -1,3 +1,4 @@
+import { topicKeywords } from './bookkeeping.js';
 import { SELECTION } from './config.js';
 import { FLAG_KNOWHOW, type RankOptions, type SearchIndex, type SelectionReason } from './model.js';
 import type { Candidate } from './score.js';
@@ -139,7 +140,7 @@ function signatures(index: SearchIndex, pool: Candidate[]): Int32Array[] {
     const text = [
       doc.title,
       doc.description ?? '',
-      doc.keywords.join(' '),
+      topicKeywords(doc.keywords).join(' '),
       doc.category ?? '',
       index.body(c.doc).slice(0, SELECTION.signatureBodyChars),
     ].join('\n');
