@@ -1,6 +1,8 @@
 import { jsonSchemas as audit } from '@maestro/audit';
+import { jsonSchemas as context } from '@maestro/context';
 import { environmentError } from '@maestro/core';
 import { jsonSchemas as gate } from '@maestro/gate';
+import { jsonSchemas as hooks } from '@maestro/hooks';
 import { jsonSchemas as ledger } from '@maestro/ledger';
 import { jsonSchemas as packs } from '@maestro/packs';
 import { jsonSchemas as promote } from '@maestro/promote';
@@ -21,6 +23,8 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...promote,
   ...audit,
   ...gate,
+  ...hooks,
+  ...context,
   ...cli,
 };
 

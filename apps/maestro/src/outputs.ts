@@ -46,4 +46,9 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'pack eval': ['pack-eval-output'],
   'pack build': ['pack-build-output'],
   context: ['context-output'],
+  'hooks install': ['hooks-output'],
+  'hooks uninstall': ['hooks-output'],
+  'hooks status': ['hooks-status-output'],
+  // Speaks MCP on stdout; with --json it only ever prints the error document.
+  mcp: ['error-output'],
 };
