@@ -1,5 +1,6 @@
 // Prompt-time context quality on labelled prompts over real maestro-flow projects.
-//   node bench/context-quality.mjs [--cases <dir>] [--label <name>] [--json] [--failures] [--no-write]
+//   node bench/context-quality.mjs [--cases <dir>] [--bin <main.js>] [--label <text>] [--out <name>] [--json] [--failures] [--no-write]
+// (`--bin /work/main/apps/maestro/dist/main.js --out context-quality-main` scores another build: the baseline.)
 // bench/context-prompts/prompts.jsonl (format in its README.md) names, per prompt, a project of
 // /work/shared/corpora/real-world/ (or an absolute path) and prompts labelled by people who never read
 // the ranking code: `must_see` entries (a senior engineer would want the agent to see them) and
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     failures: { type: 'boolean' },
     'no-write': { type: 'boolean' },
     bin: { type: 'string' },
+    out: { type: 'string' },
   },
 });
 const casesDir = resolve(values.cases ?? join(root, 'bench/context-prompts'));
@@ -116,9 +118,21 @@ function figures(rows) {
 
 const pct = (x) => `${(100 * x).toFixed(0)} %`;
 
-function markdown(f, label) {
+function perProject(rows) {
+  const groups = new Map();
+  for (const r of rows) {
+    const k = r.root ? `${r.project} (${r.root})` : r.project;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups].map(([k, rs]) => {
+    const g = figures(rs);
+    return `| ${k} | ${g.prompts} | ${g.mustRecall.toFixed(2)} | ${g.meanPrecision.toFixed(2)} | ${g.nothingPrompts ? pct(g.emptyWhenNothing) : '—'} | ${g.meanInjected.toFixed(1)} |`;
+  });
+}
+
+function markdown(f, label, rows) {
   return [
-    `## Context quality (${label})`,
+    `## Context quality: ${label}`,
     '',
     `${f.prompts} labelled prompts over ${f.projects} real projects (\`bench/context-prompts/\`), each run through the built`,
     '`maestro context --json` on a copy of the project. Goal (issue 13): recall ≥ 0.80, precision ≥ 0.60, empty ≥ 70 %.',
@@ -131,12 +145,16 @@ function markdown(f, label) {
     `| entries injected per prompt (mean) | ${f.meanInjected.toFixed(1)} |`,
     `| injected tokens, median (all prompts / non-empty) | ${f.tokensMedian} / ${f.tokensMedianNonEmpty} |`,
     `| prompts that failed | ${f.errors} |`,
+    '',
+    '| project | prompts | must-see recall | mean precision | empty when nothing | entries |',
+    '|---|---|---|---|---|---|',
+    ...perProject(rows),
   ].join('\n');
 }
 
 const rows = score(loadCases(casesDir));
 const f = figures(rows);
-const label = values.label ?? 'current ranking';
+const label = values.label ?? 'this branch';
 if (values.failures) {
   for (const r of rows) {
     const missed = [...r.must].filter((id) => !r.ids.includes(id));
@@ -146,9 +164,9 @@ if (values.failures) {
   }
 }
 if (values.json) console.log(JSON.stringify(f, null, 2));
-else console.log(markdown(f, label));
+else console.log(markdown(f, label, rows));
 if (!values['no-write'] && !values.cases) {
-  writeResults('context-quality', markdown(f, label), [
+  writeResults(values.out ?? 'context-quality', markdown(f, label, rows), [
     { name: 'must-see recall', value: f.mustRecall, unit: '', better: 'higher' },
     { name: 'mean precision', value: f.meanPrecision, unit: '', better: 'higher' },
     { name: 'empty when nothing relevant', value: f.emptyWhenNothing, unit: '', better: 'higher' },

@@ -22,7 +22,7 @@ export async function hookFailed(
     const i = argv.indexOf('--workflow-root');
     const explicit = (i >= 0 ? argv[i + 1] : undefined) ?? io.env.MAESTRO_WORKFLOW_ROOT;
     const root = explicit ? resolve(io.cwd, explicit) : findRoot(io.cwd);
-    const { logHookFailure } = await import('@maestro/hooks');
+    const { logHookFailure } = await import('@maestro/hooks/io');
     const e = err as { code?: string; message?: string; hint?: string } | null;
     const what = `${e?.code ?? 'INTERNAL'}: ${e?.message ?? String(err)}${e?.hint ? ` (hint: ${e.hint})` : ''}`;
     logHookFailure(join(root, '.workflow'), new Date(), `${hookAgent(argv) || 'hook'} failed open: ${what}`);

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type Agent, hookOutput, parseHookInput } from '@maestro/hooks';
-import { catalogEntries, loadCatalog, type PackScopeOptions, renderCatalogBlock } from '@maestro/packs';
-import { openSearchIndex } from '@maestro/search';
-import { promptContext } from './prompt-context.js';
+import type { Agent } from '@maestro/hooks';
+import { hookOutput, parseHookInput } from '@maestro/hooks/io';
+import type { PackScopeOptions } from '@maestro/packs';
+import { mayHavePacks, promptContext } from './prompt-context.js';
 
 export interface HookAnswerOptions extends PackScopeOptions {
   /** Budget of the prompt context (UserPromptSubmit). */
@@ -53,9 +53,14 @@ export async function answerHook(
 }
 
 async function sessionStart(layout: WorkflowLayout, o: HookAnswerOptions): Promise<string> {
-  const catalog = renderCatalogBlock(catalogEntries(loadCatalog(o).catalog), o.catalogBudget ?? 600);
-  if (!isDir(layout.workflow)) return catalog.text;
+  let catalog = '';
+  if (mayHavePacks({ ...o, prompt: '' })) {
+    const { catalogEntries, loadCatalog, renderCatalogBlock } = await import('@maestro/packs');
+    catalog = renderCatalogBlock(catalogEntries(loadCatalog(o).catalog), o.catalogBudget ?? 600).text;
+  }
+  if (!isDir(layout.workflow)) return catalog;
+  const { openSearchIndex } = await import('@maestro/search');
   const opened = await openSearchIndex(layout);
   const status = `Maestro: ${opened.index.size} knowledge entries in ${layout.workflow}.`;
-  return `${catalog.text}${[status, ...SESSION_CONTRACT].join('\n')}\n`;
+  return `${catalog}${[status, ...SESSION_CONTRACT].join('\n')}\n`;
 }

@@ -2,7 +2,7 @@ export { RECALL, RECALLED_ELEMENT } from './config.js';
 export type { HookAnswerOptions } from './hook.js';
 export { answerHook, SESSION_CONTRACT, STOP_REMINDER } from './hook.js';
 export type { PromptContextOptions } from './prompt-context.js';
-export { promptContext } from './prompt-context.js';
+export { mayHavePacks, promptContext } from './prompt-context.js';
 export { contestedFlag, recallHits } from './recall.js';
 export { renderRecalled } from './render.js';
 export type { ContextOutputData } from './schemas.js';

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import type { Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { estimateTokens, type PackScopeOptions, resolveContext } from '@maestro/packs';
-import { recordExposure } from '@maestro/search';
+import type { PackResolveOutputData, PackScopeOptions } from '@maestro/packs';
+import { estimateTokens } from '@maestro/packs/light';
+import { recordExposure } from '@maestro/search/search';
 import { RECALL, RECALLED_ELEMENT } from './config.js';
 import { recallHits } from './recall.js';
 import { renderRecalled } from './render.js';
@@ -24,6 +26,38 @@ export interface PromptContextOptions extends PackScopeOptions {
   run?: string | null;
 }
 
+/**
+ * False only when no pack can exist: nothing named explicitly, no catalog asked for, and none of
+ * the scope roots exists. Then the pack machinery (and its YAML and schema code) is not even
+ * loaded, which keeps the prompt hook fast in the common case of a project without packs.
+ */
+export function mayHavePacks(o: PromptContextOptions): boolean {
+  if ((o.packs ?? []).length > 0 || o.catalog) return true;
+  const roots = [o.workspaceRoot, o.userRoot, o.builtinRoot, ...(o.orgRoots ?? [])];
+  return roots.some((r) => typeof r === 'string' && existsSync(r));
+}
+
+/** What `resolveContext` answers when there is no pack at all. */
+function noPacks(query: string, budget: number): PackResolveOutputData {
+  return {
+    query,
+    budget,
+    token_estimate: 0,
+    context: '',
+    wrapper_order: [],
+    evidence_requested: false,
+    packs: [],
+    specs: [],
+    pending: [],
+    skipped: [],
+    missing: [],
+    recommendation: null,
+    catalog: null,
+    diagnostics: [],
+    record: null,
+  };
+}
+
 const select = (hits: readonly RecallHit[], corpusSize: number, budget: number): RecallSelection =>
   selectRecalled(hits, { budget, corpusSize, estimate: estimateTokens, render: renderRecalled });
 
@@ -41,12 +75,10 @@ export async function promptContext(
 ): Promise<{ data: ContextOutputData; warnings: string[] }> {
   const { hits, corpusSize, warnings } = await recallHits(layout, o.prompt, runtime);
   const wanted = estimateTokens(renderRecalled(select(hits, corpusSize, o.budget).chosen));
-  const packs = resolveContext({
-    ...o,
-    query: o.prompt,
-    budget: o.budget - Math.min(wanted, Math.floor(o.budget * RECALL.share)),
-    specs: [],
-  }).output;
+  const packBudget = o.budget - Math.min(wanted, Math.floor(o.budget * RECALL.share));
+  const packs = mayHavePacks(o)
+    ? (await import('@maestro/packs')).resolveContext({ ...o, query: o.prompt, budget: packBudget, specs: [] }).output
+    : noPacks(o.prompt, packBudget);
   const recall = select(hits, corpusSize, o.budget - packs.token_estimate);
   const recalledText = renderRecalled(recall.chosen);
   const blocks = [

@@ -1,4 +1,4 @@
-import { DATA_PREFACE, escapeAttr, neutraliseTags } from '@maestro/packs';
+import { DATA_PREFACE, escapeAttr, neutraliseTags } from '@maestro/packs/light';
 import { RECALLED_ELEMENT } from './config.js';
 import type { RecalledEntry } from './select.js';
 

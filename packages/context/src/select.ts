@@ -54,7 +54,9 @@ const titleKey = (t: string) => t.normalize('NFKC').toLowerCase().replace(/\s+/g
  */
 export function selectRecalled(hits: readonly RecallHit[], o: SelectOptions): RecallSelection {
   const topScore = hits[0]?.score ?? null;
-  const floor = topScore === null ? null : Math.max(absoluteFloor(o.corpusSize), RECALL.relativeFloor * topScore);
+  const gate = absoluteFloor(o.corpusSize);
+  // The absolute floor decides whether anything is about the prompt; then each entry must be close to the best.
+  const floor = topScore === null ? null : topScore < gate ? gate : RECALL.relativeFloor * topScore;
   const chosen: RecalledEntry[] = [];
   const left: RecallSelection['left'] = [];
   const titles = new Set<string>();

@@ -33,5 +33,5 @@ export {
   SearchOutputSchema,
 } from './schemas.js';
 export type { SearchOptions, SearchResult } from './search.js';
-export { SEARCH_RESULT_SCHEMA, search } from './search.js';
+export { SEARCH_RESULT_SCHEMA, search, searchWithBodies } from './search.js';
 export { analyzeDocument, queryTerms, sequenceTokens } from './tokenize.js';

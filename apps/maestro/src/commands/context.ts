@@ -15,6 +15,9 @@ import { resolveWarnings } from './pack-resolve.js';
 const usage =
   'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--json] | maestro context --hook claude|codex';
 
+/** The prompt hook's default budget: the context should be small next to the prompt itself. */
+const HOOK_BUDGET = 1500;
+
 /**
  * `--hook <agent>`: the agent's event JSON comes on stdin (so the prompt is never parsed as
  * options and has no size limit) and the answer is the agent's documented JSON on stdout. Any
@@ -31,17 +34,17 @@ async function runHook(ctx: CommandContext, args: ParsedArgs, agent: string) {
       hint: `usage: ${usage}`,
     });
   }
-  const [{ answerHook }, { DEFAULT_BUDGET }, { logHookFailure }] = await Promise.all([
-    import('@maestro/context'),
-    import('@maestro/packs'),
-    import('@maestro/hooks'),
-  ]);
+  // The lean entry: no zod, and no pack code unless a pack scope exists (this runs on every prompt).
+  const { answerHook } = await import('@maestro/context/hook');
   const scopes = await scopeOptions(ctx, args);
   const stdin = await ctx.readStdin();
-  const budget = budgetOption(args, Math.min(DEFAULT_BUDGET, 1500));
+  const budget = budgetOption(args, HOOK_BUDGET);
   const { stdout, warnings } = await answerHook(ctx.layout, agent, stdin, { ...scopes, budget }, ctx.runtime);
   // Warnings go to the log, not stderr: the hook says nothing but its answer.
-  for (const w of warnings) logHookFailure(ctx.layout.workflow, ctx.runtime.now(), `${agent} warning: ${w}`);
+  if (warnings.length > 0) {
+    const { logHookFailure } = await import('@maestro/hooks/io');
+    for (const w of warnings) logHookFailure(ctx.layout.workflow, ctx.runtime.now(), `${agent} warning: ${w}`);
+  }
   return { data: null, text: stdout, warnings: [] };
 }
 
