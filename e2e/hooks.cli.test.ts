@@ -41,6 +41,17 @@ describe('maestro context --hook (the prompt hook)', () => {
     }
   });
 
+  it('without --hook, a dash-led prompt points to -- or --hook, never to a --content-file context lacks', () => {
+    const p = project();
+    const r = p.run(['context', '- why does retry spin?']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('maestro context --hook claude|codex');
+    expect(r.stderr).not.toContain('--content-file');
+    expect(p.run(['context', '--', '- why does the fetch retry with backoff spin?']).stdout).toContain(
+      'S-20260101-rtry',
+    );
+  });
+
   it('says nothing for an unrelated prompt, and Codex gets the same shape', () => {
     const p = project();
     expect(p.hook(prompt('bake sourdough bread'))).toMatchObject({ code: 0, stdout: '' });
@@ -112,6 +123,11 @@ describe('maestro hooks install / status / uninstall', () => {
     expect(r.stderr).toContain(`${file}:4:3`);
     expect(r.stderr).toContain('nothing was written');
     expect(readFileSync(file, 'utf8')).toBe('{\n  "hooks": {\n    "Stop": [\n  }\n');
+    const status = p.run(['hooks', 'status', '--agent', 'codex', '--scope', 'project', '--json']);
+    expect(status.code).toBe(0);
+    expect(status.json<{ hooks: { error: string | null }[] }>().hooks[0].error).toMatch(
+      /is not valid JSON.* at line 4, column 3/,
+    );
     expect(p.run(['hooks', 'install']).code).toBe(2);
     expect(p.run(['hooks', 'install', '--agent', 'claude', '--scope', 'team']).code).toBe(2);
   });

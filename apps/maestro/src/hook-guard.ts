@@ -6,7 +6,10 @@ import { join, resolve } from 'node:path';
  * nothing, exits 0 and logs the reason to `.workflow/.index/hooks.log` of the project.
  */
 export function hookAgent(argv: readonly string[]): string | null {
-  if (argv[0] !== 'context') return null;
+  // The command word, skipping the global options that may precede it.
+  let w = 0;
+  while (argv[w] === '--json' || argv[w]?.startsWith('--workflow-root')) w += argv[w] === '--workflow-root' ? 2 : 1;
+  if (argv[w] !== 'context') return null;
   const i = argv.findIndex((a) => a === '--hook' || a.startsWith('--hook='));
   if (i < 0) return null;
   return argv[i].startsWith('--hook=') ? argv[i].slice(7) : (argv[i + 1] ?? '');

@@ -93,6 +93,19 @@ describe('maestro hooks install / uninstall on real settings files', () => {
     expect(commands(after, 'PostToolUse')).toEqual(['pnpm biome format --write']);
   });
 
+  it('keeps a byte-order mark and CRLF line ends as they were', async () => {
+    const original = '\uFEFF{\r\n  "model": "opus"\r\n}\r\n';
+    const { t, file, read } = setup('claude', original);
+    await installHooks(t, 'maestro');
+    const text = read();
+    expect(text.startsWith('\uFEFF{\r\n  "model": "opus"')).toBe(true);
+    expect(text.replaceAll('\r\n', '')).not.toContain('\n');
+    expect(commands(text.slice(1), 'Stop')).toEqual(['maestro context --hook claude']);
+    writeFileSync(file, text.replace('opus', 'sonnet'));
+    await uninstallHooks(t);
+    expect(read()).toBe(original.replace('opus', 'sonnet'));
+  });
+
   it('refuses a malformed file with its line and column and never writes it', async () => {
     const original = fixture('claude-malformed.json');
     const { t, read } = setup('claude', original);

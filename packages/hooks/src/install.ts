@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sha256 } from '@maestro/core';
 import { readJsonIfExists, readUserFile, writeFileAtomic, writeJsonAtomic } from '@maestro/fs';
@@ -44,14 +44,29 @@ export function hooksStateDir(env: NodeJS.ProcessEnv, home: string): string {
 }
 
 const recordPath = (t: HooksTarget, file: string) => join(t.stateDir, `${t.agent}-${sha256(file).slice(0, 16)}.json`);
-/** The file's text, or null when it does not exist; not UTF-8 or unreadable is an input error. */
-const read = (file: string) => (existsSync(file) ? readUserFile(file, 'hook file') : null);
+const BOM = '\uFEFF';
+/**
+ * The file's exact text (a byte-order mark included: the decoder drops it, so it is put back), or
+ * null when it does not exist; not UTF-8 or unreadable is an input error.
+ */
+function read(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const text = readUserFile(file, 'hook file');
+  const head = readFileSync(file).subarray(0, 3);
+  return head.equals(Buffer.from([0xef, 0xbb, 0xbf])) && !text.startsWith(BOM) ? BOM + text : text;
+}
+/** Edits work on the text after a byte-order mark; the mark is written back as it was. */
+const withoutBom = (text: string | null) =>
+  text?.startsWith(BOM) ? { bom: BOM, body: text.slice(1) } : { bom: '', body: text };
 
 /** Adds Maestro's SessionStart, UserPromptSubmit and Stop hooks to the agent's file; idempotent. */
 export async function installHooks(t: HooksTarget, maestro: string): Promise<HooksResult> {
   const file = hookFile(t.agent, t.scope, t.root, t.home);
   const before = read(file);
-  const { text, added } = addOurHooks(t.agent, before, file, maestro);
+  const { bom, body } = withoutBom(before);
+  const edited = addOurHooks(t.agent, body, file, maestro);
+  const text = bom + edited.text;
+  const added = edited.added;
   const base = { agent: t.agent, scope: t.scope, file, events: added };
   if (added.length === 0) return { ...base, changed: false, how: 'unchanged' };
   const rp = recordPath(t, file);
@@ -88,15 +103,16 @@ export async function uninstallHooks(t: HooksTarget): Promise<HooksResult> {
     rmSync(rp, { force: true });
     return { ...base, changed: false, events: [], how: 'absent' };
   }
-  const ours = viewHookFile(t.agent, current, file).installed;
+  const { bom, body } = withoutBom(current);
+  const ours = viewHookFile(t.agent, body as string, file).installed;
   if (record?.restorable && sha256(current) === record.written) {
     if (record.original === null) rmSync(file);
     else await writeFileAtomic(file, record.original);
     rmSync(rp, { force: true });
     return { ...base, changed: true, events: ours, how: 'restored' };
   }
-  const { text, removed } = removeOurHooks(t.agent, current, file);
-  if (removed.length > 0) await writeFileAtomic(file, text);
+  const { text, removed } = removeOurHooks(t.agent, body as string, file);
+  if (removed.length > 0) await writeFileAtomic(file, bom + text);
   rmSync(rp, { force: true });
   return { ...base, changed: removed.length > 0, events: removed, how: removed.length > 0 ? 'edited' : 'unchanged' };
 }
@@ -117,7 +133,8 @@ export interface HooksStatus {
 export function hooksStatus(t: Omit<HooksTarget, 'stateDir'>): HooksStatus {
   const file = hookFile(t.agent, t.scope, t.root, t.home);
   const text = read(file);
-  const view = text === null ? { installed: [], others: {} } : viewHookFile(t.agent, text, file);
+  const body = withoutBom(text).body;
+  const view = body === null ? { installed: [], others: {} } : viewHookFile(t.agent, body, file);
   return {
     agent: t.agent,
     scope: t.scope,

@@ -22,16 +22,17 @@ export const command: CommandModule = {
         try {
           hooks.push({ ...hooksStatus(t), error: null });
         } catch (err) {
-          const file = (err as { location?: { file: string } }).location?.file ?? '';
+          const at = (err as { location?: { file: string; line?: number; column?: number } }).location;
+          const where = at?.line ? ` at line ${at.line}${at.column ? `, column ${at.column}` : ''}` : '';
           hooks.push({
             agent,
             scope,
-            file,
+            file: at?.file ?? '',
             exists: true,
             installed: [],
             missing: [],
             others: {},
-            error: (err as Error).message,
+            error: `${(err as Error).message}${where}`,
           });
         }
       }
