@@ -4,6 +4,7 @@
 // Also times the in-process `promptContext` (what a long-running host such as `maestro mcp` pays per prompt).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateCorpus, rng } from './lib/gen-corpus.mjs';
@@ -61,6 +62,7 @@ function bare() {
   return performance.now() - t;
 }
 
+const load = loadavg()[0];
 // Warm up: the first call builds the index (what the first prompt of a session pays).
 const first = hook(prompts[0]);
 hook(prompts[1]);
@@ -116,6 +118,7 @@ const markdown = [
   `| hook p95 minus bare node p95 | ${ms(p95 - percentile(nodeTimes, 95))} |`,
   `| in-process promptContext p50 / p95 (maestro mcp) | ${ms(percentile(inProcess, 50))} / ${ms(percentile(inProcess, 95))} |`,
   `| first prompt (builds the index) | ${ms(first.ms)} |`,
+  `| load average (1 min) when the run started, on ${cpus().length} cores | ${load.toFixed(1)} |`,
 ].join('\n');
 console.log(markdown);
 writeResults('context-hook', markdown, [

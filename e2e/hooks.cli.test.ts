@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
+import { runMaestro, runMaestroAsync, tmpDir, tmpProject } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 
 const SPEC =
@@ -111,6 +111,25 @@ describe('maestro hooks install / status / uninstall', () => {
     expect(status.hooks.find((h) => h.agent === 'claude' && h.scope === 'project')?.installed).toHaveLength(3);
     expect(p.run(['hooks', 'uninstall', '--agent', 'claude', '--json']).json()).toMatchObject({ how: 'restored' });
     expect(readFileSync(settings, 'utf8')).toBe(original);
+  });
+
+  it('concurrent installs by real processes leave one valid file with our hooks once and the user text kept', async () => {
+    const p = project();
+    mkdirSync(join(p.root, '.claude'), { recursive: true });
+    const settings = join(p.root, '.claude/settings.json');
+    writeFileSync(settings, '{\n  // team\n  "model": "opus"\n}\n');
+    const env = { HOME: p.home, XDG_STATE_HOME: join(p.home, '.state') };
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => runMaestroAsync(['hooks', 'install', '--agent', 'claude'], { cwd: p.root, env })),
+    );
+    for (const r of runs) {
+      expect([0, 3], r.stderr).toContain(r.code);
+      if (r.code === 3) expect(r.stderr).toContain('rerun the same command');
+    }
+    const text = readFileSync(settings, 'utf8');
+    expect(text).toContain('// team');
+    expect(text.match(/context --hook claude/g)).toHaveLength(3);
+    expect(p.run(['hooks', 'install', '--agent', 'claude', '--json']).json()).toMatchObject({ changed: false });
   });
 
   it('refuses a malformed settings file with file, line and fix, and never writes it', () => {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sha256 } from '@maestro/core';
+import { environmentError, sha256 } from '@maestro/core';
 import { readJsonIfExists, readUserFile, writeFileAtomic, writeJsonAtomic } from '@maestro/fs';
 import { type Agent, HOOK_EVENTS, hookFile, type Scope } from './agents.js';
 import { addOurHooks, removeOurHooks, viewHookFile } from './edit.js';
@@ -59,6 +59,21 @@ function read(file: string): string | null {
 const withoutBom = (text: string | null) =>
   text?.startsWith(BOM) ? { bom: BOM, body: text.slice(1) } : { bom: '', body: text };
 
+/**
+ * Writes `text` unless the file changed since it was read as `before` (the agent, an editor or
+ * another install wrote it meanwhile): then nothing is written and the user reruns, so no edit of
+ * theirs is ever lost.
+ */
+async function writeUnlessChanged(file: string, before: string | null, text: string): Promise<void> {
+  if (read(file) !== before) {
+    throw environmentError('HOOK_FILE_CHANGED', `${file} changed while Maestro was editing it; nothing was written`, {
+      hint: 'rerun the same command',
+      location: { file },
+    });
+  }
+  await writeFileAtomic(file, text);
+}
+
 /** Adds Maestro's SessionStart, UserPromptSubmit and Stop hooks to the agent's file; idempotent. */
 export async function installHooks(t: HooksTarget, maestro: string): Promise<HooksResult> {
   const file = hookFile(t.agent, t.scope, t.root, t.home);
@@ -84,7 +99,7 @@ export async function installHooks(t: HooksTarget, maestro: string): Promise<Hoo
   // whose hash then never matches, so uninstall falls back to removing only our entries.
   await writeJsonAtomic(rp, record);
   mkdirSync(dirname(file), { recursive: true });
-  await writeFileAtomic(file, text);
+  await writeUnlessChanged(file, before, text);
   return { ...base, changed: true, how: 'added' };
 }
 
@@ -107,12 +122,12 @@ export async function uninstallHooks(t: HooksTarget): Promise<HooksResult> {
   const ours = viewHookFile(t.agent, body as string, file).installed;
   if (record?.restorable && sha256(current) === record.written) {
     if (record.original === null) rmSync(file);
-    else await writeFileAtomic(file, record.original);
+    else await writeUnlessChanged(file, current, record.original);
     rmSync(rp, { force: true });
     return { ...base, changed: true, events: ours, how: 'restored' };
   }
   const { text, removed } = removeOurHooks(t.agent, body as string, file);
-  if (removed.length > 0) await writeFileAtomic(file, bom + text);
+  if (removed.length > 0) await writeUnlessChanged(file, current, bom + text);
   rmSync(rp, { force: true });
   return { ...base, changed: removed.length > 0, events: removed, how: removed.length > 0 ? 'edited' : 'unchanged' };
 }
