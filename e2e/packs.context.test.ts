@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContextOutput } from '@maestro/packs';
+import { ContextOutput } from '@maestro/context';
 import { runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { baseFront, writePack } from '../packages/packs/src/fixtures.test-util.js';
@@ -49,7 +49,7 @@ function project() {
 }
 
 describe('maestro context', () => {
-  it('prints active specs and packs wrapped as data, persona first, within the budget; exposure only', () => {
+  it('prints recalled specs, then packs (persona first), wrapped as data within the budget; exposure only', () => {
     const p = project();
     expect(p.run(['session', 'create', '--id', '20260506-time']).code).toBe(0);
     expect(p.run(['run', 'start', '--session', '20260506-time', '--id', '20260506-001-plan']).code).toBe(0);
@@ -71,7 +71,8 @@ describe('maestro context', () => {
     ]);
     expect(r.code).toBe(0);
     const out = ContextOutput.parse(r.json());
-    expect(out.wrapper_order).toEqual(['team-voice', 'project', 'ops-facts']);
+    expect(out.wrapper_order).toEqual(['recalled-knowledge', 'team-voice', 'ops-facts']);
+    expect(out.blocks.map((b) => b.name)).toEqual(['recalled-knowledge', 'packs']);
     expect(out.specs.map((s) => s.id)).toEqual([p.utc]);
     expect(out.context).not.toContain('OLD-RULE');
     expect(out.token_estimate).toBeLessThanOrEqual(1500);
@@ -88,7 +89,8 @@ describe('maestro context', () => {
     const p = project();
     const r = p.run(['context', 'How should we store timestamps in logs?', '--trust-workspace']);
     expect(r.code).toBe(0);
-    expect(r.stdout.startsWith('<knowledge_pack name="team-voice"')).toBe(true);
+    expect(r.stdout.startsWith('<recalled-knowledge source=".workflow"')).toBe(true);
+    expect(r.stdout).toContain('</recalled-knowledge>\n<knowledge_pack name="team-voice"');
     expect(r.stdout.trimEnd().endsWith('</knowledge_pack>')).toBe(true);
     const none = p.run(['context', 'bake sourdough bread']);
     expect(none).toMatchObject({ code: 0, stdout: '' });
@@ -98,7 +100,7 @@ describe('maestro context', () => {
     const p = project();
     const r = p.run(['context', 'How should we store timestamps in logs?', '--json']);
     const out = ContextOutput.parse(r.json());
-    expect(out.wrapper_order).toEqual(['project']);
+    expect(out.wrapper_order).toEqual(['recalled-knowledge']);
     expect(r.stderr).toContain('--approve ops-facts');
   });
 

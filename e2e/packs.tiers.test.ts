@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContextOutput, countClosingTags, PackCatalogOutput, PackGuideOutput, PackResolveOutput } from '@maestro/packs';
+import { ContextOutput } from '@maestro/context';
+import { countClosingTags, PackCatalogOutput, PackGuideOutput, PackResolveOutput } from '@maestro/packs';
 import { runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { baseFront, write, writePack } from '../packages/packs/src/fixtures.test-util.js';

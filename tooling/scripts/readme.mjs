@@ -4,7 +4,20 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
-const ORDER = ['spec', 'ledger', 'reconcile', 'promote', 'review', 'search', 'audit', 'gate', 'git', 'packs', 'skills'];
+const ORDER = [
+  'spec',
+  'ledger',
+  'reconcile',
+  'promote',
+  'review',
+  'search',
+  'audit',
+  'gate',
+  'git',
+  'packs',
+  'agents',
+  'skills',
+];
 const BEGIN = '<!-- BEGIN COMMAND REFERENCE';
 const END = '<!-- END COMMAND REFERENCE -->';
 

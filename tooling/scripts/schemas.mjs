@@ -21,6 +21,9 @@ const sources = [
     'skills',
     'review-server',
     'git',
+    'hooks',
+    'context',
+    'mcp',
   ].map((p) => `packages/${p}`),
   'apps/maestro',
 ];

@@ -33,7 +33,7 @@ export function usageFromParseArgs(raw: string, known: readonly string[], path: 
     const first = unknown[1].split('\n')[0].slice(0, 40);
     return usageError(
       `an argument starting with "-" was read as an option: "${first}${first === unknown[1] ? '' : '…'}"`,
-      `put such text after \`--\` at the end (\`maestro ${path.join(' ')} ... -- "<text>"\`), or read it with --content-file`,
+      `put such text after \`--\` at the end (\`maestro ${path.join(' ')} ... -- "<text>"\`)${fromFile(path)}`,
     );
   }
   if (unknown) {
@@ -44,6 +44,15 @@ export function usageFromParseArgs(raw: string, known: readonly string[], path: 
   }
   const message = raw.replace(/\. To specify a positional.*$/s, '').replace(/\s*\n\s*/g, ' ');
   return usageError(message, help);
+}
+
+/** Where long or dash-led text can come from instead, for the commands that have such a way. */
+function fromFile(path: readonly string[]): string {
+  const command = path.join(' ');
+  if (command === 'context')
+    return ', or from an agent hook pipe the event JSON to `maestro context --hook claude|codex`';
+  if (['spec add', 'knowhow add', 'knowledge stage'].includes(command)) return ', or read it with --content-file';
+  return '';
 }
 
 function closest(typed: string, known: readonly string[]): string | null {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { ExitCode } from '@maestro/core';
 import { type ErrorLike, environmentFromErrno, usageError, usageFromParseArgs } from './cli-errors.js';
 import { commandHelp, commandsUnder, nounHelp, suggestions, topHelp } from './help.js';
+import { hookAgent, hookFailed } from './hook-guard.js';
 import { type CommandContext, type CommandModule, GLOBAL_OPTIONS } from './kit.js';
 import { findCommand } from './registry.js';
 import { setColor } from './style.js';
@@ -73,6 +74,7 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<ExitCode> {
   try {
     return await dispatch(argv, io);
   } catch (err) {
+    if (hookAgent(argv) !== null) return await hookFailed(err, argv, rawIo, findProjectRoot);
     return await reportError(err, io, wantsJson);
   }
 }

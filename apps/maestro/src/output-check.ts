@@ -1,7 +1,9 @@
 import { jsonSchemas as audit } from '@maestro/audit';
+import { jsonSchemas as context } from '@maestro/context';
 import { environmentError } from '@maestro/core';
 import { jsonSchemas as gate } from '@maestro/gate';
 import { jsonSchemas as git } from '@maestro/git';
+import { jsonSchemas as hooks } from '@maestro/hooks';
 import { jsonSchemas as ledger } from '@maestro/ledger';
 import { jsonSchemas as packs } from '@maestro/packs';
 import { jsonSchemas as promote } from '@maestro/promote';
@@ -27,6 +29,8 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...skills,
   ...review,
   ...git,
+  ...hooks,
+  ...context,
   ...cli,
 };
 

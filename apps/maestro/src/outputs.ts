@@ -63,4 +63,9 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'skill disable': ['skill-toggle-output'],
   'skill enable': ['skill-toggle-output'],
   'review serve': ['review-serve-output'],
+  'hooks install': ['hooks-output'],
+  'hooks uninstall': ['hooks-output'],
+  'hooks status': ['hooks-status-output'],
+  // Speaks MCP on stdout; with --json it only ever prints the error document.
+  mcp: ['error-output'],
 };

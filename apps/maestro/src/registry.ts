@@ -82,6 +82,14 @@ export const COMMANDS: CommandEntry[] = [
   c('git uninstall', 'Remove what `maestro git install` wrote', () => import('./commands/git-uninstall.js')),
   c('git status', 'Is the Maestro merge driver set up here?', () => import('./commands/git-status.js')),
   c('knowledge restore', 'Undo an audit --apply from its backup', () => import('./commands/knowledge-restore.js')),
+  c('hooks install', 'Install Maestro hooks for Claude Code or Codex', () => import('./commands/hooks-install.js')),
+  c(
+    'hooks uninstall',
+    'Remove Maestro hooks (restores the original file when untouched)',
+    () => import('./commands/hooks-uninstall.js'),
+  ),
+  c('hooks status', 'Which Maestro hooks are installed where', () => import('./commands/hooks-status.js')),
+  c('mcp', 'Serve Maestro knowledge tools to an agent over stdio (MCP)', () => import('./commands/mcp.js')),
   c('load', 'Print knowledge entries by id (records consumption with a run)', () => import('./commands/load.js')),
   c('search', 'Search specs and knowhow; exposure only, never consumption', () => import('./commands/search.js')),
   c(

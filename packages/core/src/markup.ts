@@ -24,7 +24,7 @@ export const AMPERSAND_FORMS: readonly string[] = ['&', '\uFF06', '\uFE60'];
 
 /** Element names a model could take for a fence or a role, even written `< system` or `< /x`. */
 export const FENCE_NAMES =
-  'knowledge_pack|knowledge_pack_guide|knowledge_resources|available_knowledge_packs|project_knowledge';
+  'knowledge_pack|knowledge_pack_guide|knowledge_resources|available_knowledge_packs|project_knowledge|recalled-knowledge|recalled-memories';
 export const ROLE_NAMES = 'system|assistant|developer|instructions?';
 /** Fences, roles, and the catalog's per-pack element. */
 const SENSITIVE = `${FENCE_NAMES}|${ROLE_NAMES}|pack|user|tool`;

@@ -25,11 +25,7 @@ export interface PacksConfigValues {
   file: string | null;
 }
 
-/** `$XDG_CONFIG_HOME/maestro/packs.json`, else `~/.config/maestro/packs.json`. */
-export function defaultConfigPath(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'maestro', 'packs.json');
-}
+export { defaultConfigPath } from './config-path.js';
 
 /**
  * Reads the user's pack configuration. A missing file is an empty configuration; a malformed

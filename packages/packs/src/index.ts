@@ -50,7 +50,6 @@ export type {
 } from './model.js';
 export { PACK_SCOPES, PACK_STATUSES, PACK_TRUST_LEVELS, STANDARD_TYPES } from './model.js';
 export type {
-  ContextOutputData,
   PackBuildOutputData,
   PackCatalogOutputData,
   PackEvalOutputData,
@@ -60,7 +59,6 @@ export type {
   PackValidateOutputData,
 } from './output-schemas.js';
 export {
-  ContextOutput,
   PackBuildOutput,
   PackCatalogOutput,
   PackEvalOutput,
@@ -89,4 +87,11 @@ export { estimateTokens, termIndex, terms } from './tokens.js';
 export { effectiveTrust } from './trust.js';
 export type { PackValidation } from './validate.js';
 export { validatePack } from './validate.js';
-export { countClosingTags, detectInjection, neutraliseTags, renderPackWrapper } from './wrap.js';
+export {
+  countClosingTags,
+  DATA_PREFACE,
+  detectInjection,
+  escapeAttr,
+  neutraliseTags,
+  renderPackWrapper,
+} from './wrap.js';

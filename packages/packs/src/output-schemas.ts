@@ -150,12 +150,6 @@ export const PackResolveOutput = z
   })
   .describe('maestro pack resolve --json and maestro context --json');
 
-export const ContextOutput = PackResolveOutput.extend({
-  session_id: z.string().nullable().describe('--session, when given (attribution only)'),
-  run_id: z.string().nullable().describe('--run, when given; context never records consumption on it'),
-  exposure_recorded: z.boolean().describe('the included spec ids were counted as shown (exposure only)'),
-}).describe('maestro context --json');
-
 export const PackEvalOutput = z
   .object({
     ok: z.boolean(),
@@ -242,6 +236,5 @@ export type PackCatalogOutputData = z.infer<typeof PackCatalogOutput>;
 export type PackValidateOutputData = z.infer<typeof PackValidateOutput>;
 export type PackListOutputData = z.infer<typeof PackListOutput>;
 export type PackResolveOutputData = z.infer<typeof PackResolveOutput>;
-export type ContextOutputData = z.infer<typeof ContextOutput>;
 export type PackEvalOutputData = z.infer<typeof PackEvalOutput>;
 export type PackBuildOutputData = z.infer<typeof PackBuildOutput>;

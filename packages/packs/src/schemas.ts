@@ -1,6 +1,5 @@
 import { PacksConfig } from './config.js';
 import {
-  ContextOutput,
   PackBuildOutput,
   PackCatalogOutput,
   PackEvalOutput,
@@ -25,5 +24,4 @@ export const jsonSchemas = {
   'pack-build-output': PackBuildOutput,
   'pack-guide-output': PackGuideOutput,
   'pack-catalog-output': PackCatalogOutput,
-  'context-output': ContextOutput,
 };

@@ -42,7 +42,9 @@ describe('promote', () => {
     const text = read(root, 'specs/architecture-constraints.md');
     expect(text).toContain(`sid="S-20260102-${hex}"`);
     expect(text).toContain(`source="session:${S}:${cid(content)}"`);
-    expect(text).toContain('keywords="session-knowledge,manual"');
+    // Provenance is the source; keywords stay the entry's topic (none given here), never bookkeeping words.
+    expect(text).toContain('keywords=""');
+    expect(text).not.toContain('session-knowledge');
     expect(text).toContain('date="2026-03-04"');
     const c = ledger(root).candidates[0];
     expect(c).toMatchObject({ status: 'promoted', promoted_id: `S-20260102-${hex}` });
@@ -98,7 +100,9 @@ describe('promote', () => {
     const tip = read(root, `knowhow/TIP-20260102-${cid(k, 'knowhow').slice(4)}.md`);
     expect(tip).toContain('type: tip');
     expect(tip).toContain(`explicitId: tip-20260102-${cid(k, 'knowhow').slice(4)}`);
-    expect(tip).toContain('keywords:\n  - session-knowledge\n  - manual\ntags:\n  - promoted');
+    expect(tip).not.toContain('session-knowledge');
+    expect(tip).toContain('tags:\n  - promoted');
+    expect(tip).toContain(`source: "session:20260102-promo:${cid(k, 'knowhow')}"`);
     const kh = r.promoted.find((p) => p.target === 'knowhow')!;
     expect(kh.promoted_id).toBe(`knowhow-tip-20260102-${cid(k, 'knowhow').slice(4)}`);
     const corpus = loadCorpus(workflowLayout(root));

@@ -27,6 +27,11 @@ type Candidate = Pick<
   'candidate_id' | 'title' | 'content' | 'category' | 'source_kind' | 'evidence_refs' | 'target'
 >;
 
+/**
+ * Provenance lives in `source` (`session:<session>:<candidate>`), never in keywords: keywords are
+ * the entry's topic, and bookkeeping words there made every prompt that says "session" or
+ * "knowledge" match every promoted rule.
+ */
 export const sourceOf = (sessionId: string, candidateId: string) => `session:${sessionId}:${candidateId}`;
 
 /** `Promoted from <evidence refs>` (maestro-flow's description), at most 200 characters. */
@@ -59,7 +64,7 @@ export function renderSpecCandidate(
   supersedes: string | null,
 ): RenderedSpec {
   const category = specCategoryOf(c);
-  const keywords = ['session-knowledge', c.source_kind];
+  const keywords: string[] = [];
   const description = descriptionOf(c, ctx.sessionId);
   const source = sourceOf(ctx.sessionId, c.candidate_id);
   const long = [...c.content].length > SPEC_INLINE_LIMIT;
@@ -107,7 +112,7 @@ export function renderKnowhowCandidate(c: Candidate, ids: PlannedIds, ctx: Rende
     description: descriptionOf(c, ctx.sessionId),
     category: c.category,
     explicitId: ids.tipExplicitId,
-    keywords: ['session-knowledge', c.source_kind],
+    keywords: [],
     tags: ['promoted'],
     extra: { source: sourceOf(ctx.sessionId, c.candidate_id) },
   });

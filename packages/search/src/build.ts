@@ -1,5 +1,6 @@
 import { indexedText } from '@maestro/core';
 import type { KnowledgeEntry } from '@maestro/spec';
+import { topicKeywords } from './bookkeeping.js';
 import { FLAG_DEPRECATED, FLAG_KNOWHOW, type IndexDoc, type SearchIndex } from './model.js';
 import { analyzeDocument } from './tokenize.js';
 
@@ -75,9 +76,10 @@ export function averageLengths(lengths: Uint32Array, n: number): number[] {
   return sum.map((x, f) => (present[f] ? x / present[f] : 0));
 }
 
-/** The text of each field, in FIELDS order. `tags` is the keywords plus the category. */
+/** The text of each field, in FIELDS order. `tags` is the topic keywords plus the category. */
 export function fieldTexts(doc: IndexDoc, body: string): [string, string, string, string] {
-  const tags = doc.category ? [...doc.keywords, doc.category] : doc.keywords;
+  const keywords = topicKeywords(doc.keywords);
+  const tags = doc.category ? [...keywords, doc.category] : keywords;
   return [doc.title, tags.join(' \n '), doc.description ?? '', body];
 }
 

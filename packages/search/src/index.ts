@@ -1,3 +1,4 @@
+export { BOOKKEEPING_KEYWORD, topicKeywords } from './bookkeeping.js';
 export type { ForwardDoc } from './build.js';
 export { buildIndex } from './build.js';
 export { decodeIndex, encodeIndex } from './codec.js';
@@ -32,5 +33,5 @@ export {
   SearchOutputSchema,
 } from './schemas.js';
 export type { SearchOptions, SearchResult } from './search.js';
-export { SEARCH_RESULT_SCHEMA, search } from './search.js';
+export { SEARCH_RESULT_SCHEMA, search, searchWithBodies } from './search.js';
 export { analyzeDocument, queryTerms, sequenceTokens } from './tokenize.js';

@@ -93,6 +93,8 @@ export interface RankedHit {
   category: string | null;
   keywords: string[];
   status: EntryStatus;
+  /** `high` | `medium` | `low` | `contested`, or null (contested entries carry a conflict marker). */
+  confidence: string | null;
   date: string | null;
   file: string;
   line: number | null;
@@ -115,6 +117,8 @@ export interface Ranking {
   /** False when a phrase query stopped checking early: `total` is then a lower bound (the page is exact). */
   total_exact: boolean;
   hits: RankedHit[];
+  /** The index document number of each hit, same order (for `SearchIndex.body(d)`). */
+  docs: number[];
   /** True when exposure counters were available, so an exploration slot could be used. */
   exploration_available: boolean;
 }

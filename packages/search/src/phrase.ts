@@ -1,3 +1,4 @@
+import { topicKeywords } from './bookkeeping.js';
 import { SELECTION } from './config.js';
 import { CandidateHeap } from './heap.js';
 import type { SearchIndex } from './model.js';
@@ -32,7 +33,7 @@ function fieldHasPhrase(text: string, ph: PhraseCheck): boolean {
 
 function phraseMatches(index: SearchIndex, d: number, ph: PhraseCheck): boolean {
   const doc = index.doc(d);
-  const labels = [doc.title, doc.description ?? '', doc.category ?? '', ...doc.keywords];
+  const labels = [doc.title, doc.description ?? '', doc.category ?? '', ...topicKeywords(doc.keywords)];
   // One loose test over the short fields together; the exact test then runs per field.
   if (mayHavePhrase(labels.join('\n'), ph) && labels.some((f) => fieldHasPhrase(f, ph))) return true;
   return fieldHasPhrase(index.body(d), ph);

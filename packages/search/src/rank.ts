@@ -83,6 +83,7 @@ function toHit(index: SearchIndex, q: ParsedQuery, s: Selected, rank: number, to
     category: doc.category,
     keywords: doc.keywords,
     status: doc.status,
+    confidence: doc.confidence,
     date: doc.date,
     file: doc.file,
     line: doc.line,
@@ -122,11 +123,13 @@ export function rankIndex(
     exposure: o.mode === 'balanced' ? ctx.exposure : null,
   });
   const top = scored.candidates[0]?.score ?? 0;
-  const hits = selected.slice(o.offset, k).map((s, i) => toHit(index, q, s, o.offset + i + 1, top));
+  const page = selected.slice(o.offset, k);
+  const hits = page.map((s, i) => toHit(index, q, s, o.offset + i + 1, top));
   return {
     total: scored.total,
     total_exact: scored.totalExact,
     hits,
+    docs: page.map((s) => s.c.doc),
     exploration_available: o.mode === 'balanced' && ctx.exposure !== null,
   };
 }

@@ -18,6 +18,7 @@ export const SearchHitSchema = z
     category: z.string().nullable(),
     keywords: z.array(z.string()),
     status: Status,
+    confidence: z.string().nullable().describe('high, medium, low or contested (null when not given)'),
     date: z.string().nullable(),
     file: z.string().describe('relative to .workflow/'),
     line: z.number().int().nullable(),

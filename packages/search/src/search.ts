@@ -23,6 +23,9 @@ export interface SearchOptions extends RankOptions {
   loadCorpus?: OpenIndexOptions['loadCorpus'];
 }
 
+// The lean entry (`@maestro/search/search`) also records exposure for callers that show results themselves.
+export { recordExposure } from './exposure.js';
+
 export const SEARCH_RESULT_SCHEMA = 'search-result/1.0';
 
 /** What `search` returns and `maestro search --json` prints (schema `search-output`). */
@@ -126,6 +129,30 @@ export async function search(
   options: SearchOptions = {},
   runtime: Runtime = systemRuntime,
 ): Promise<SearchResult> {
+  return (await run(layout, query, options, runtime, false)).result;
+}
+
+/**
+ * `search`, plus each result's full text (`KnowledgeEntry.content`) read from the projection, in
+ * the order of `results`: a caller that shows the entries (the prompt hook) needs no corpus parse.
+ */
+export async function searchWithBodies(
+  layout: WorkflowLayout,
+  query: string,
+  options: SearchOptions = {},
+  runtime: Runtime = systemRuntime,
+): Promise<{ result: SearchResult; bodies: string[] }> {
+  const r = await run(layout, query, options, runtime, true);
+  return { result: r.result, bodies: r.bodies };
+}
+
+async function run(
+  layout: WorkflowLayout,
+  query: string,
+  options: SearchOptions,
+  runtime: Runtime,
+  withBodies: boolean,
+): Promise<{ result: SearchResult; bodies: string[] }> {
   const o = checkRankOptions(options);
   checkInput(layout, query);
   const readOnly = options.readOnly === true;
@@ -150,5 +177,6 @@ export async function search(
     if (failed) warnings.push(failed);
     recorded = failed === null;
   }
-  return { ...toResult(query, o, ranking, opened), exposure_recorded: recorded, warnings };
+  const bodies = withBodies ? ranking.docs.map((d) => opened.index.body(d)) : [];
+  return { result: { ...toResult(query, o, ranking, opened), exposure_recorded: recorded, warnings }, bodies };
 }

@@ -1,4 +1,5 @@
 import { maxOf } from '@maestro/core';
+import { topicKeywords } from './bookkeeping.js';
 import { SELECTION } from './config.js';
 import { FLAG_KNOWHOW, type RankOptions, type SearchIndex, type SelectionReason } from './model.js';
 import type { Candidate } from './score.js';
@@ -143,7 +144,7 @@ function signatures(index: SearchIndex, pool: Candidate[]): Int32Array[] {
     const text = [
       doc.title,
       doc.description ?? '',
-      doc.keywords.join(' '),
+      topicKeywords(doc.keywords).join(' '),
       doc.category ?? '',
       index.body(c.doc).slice(0, SELECTION.signatureBodyChars),
     ].join('\n');

@@ -1,8 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { indexedText, inputError } from '@maestro/core';
-import type { ContextOutputData, ContextSpecInput } from '@maestro/packs';
-import type { Corpus } from '@maestro/spec';
-import type { CommandContext, CommandModule } from '../kit.js';
+import { inputError } from '@maestro/core';
+import type { CommandContext, CommandModule, ParsedArgs } from '../kit.js';
 import {
   budgetOption,
   SCOPE_HELP,
@@ -13,58 +10,42 @@ import {
   TIER_HELP,
   TIER_OPTIONS,
 } from './pack-args.js';
-import { resolveWarnings, resolveWithAnswers } from './pack-resolve.js';
+import { resolveWarnings } from './pack-resolve.js';
 
-const usage = 'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--json]';
-/** Search hits considered per prompt; the budget decides how many are included. */
-const SPEC_CANDIDATES = 8;
+const usage =
+  'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--json] | maestro context --hook claude|codex';
+
+/** The prompt hook's default budget: the context should be small next to the prompt itself. */
+const HOOK_BUDGET = 1500;
 
 /**
- * Relevant active specs through search (deprecated never), read from one corpus load shared with
- * the search index refresh. Search records no exposure here: only what is finally included is
- * counted, by the caller. A directory without `.workflow/` simply has no specs.
+ * `--hook <agent>`: the agent's event JSON comes on stdin (so the prompt is never parsed as
+ * options and has no size limit) and the answer is the agent's documented JSON on stdout. Any
+ * failure is silent (exit 0, nothing printed) and logged; see `hookGuard` in the CLI.
  */
-async function relevantSpecs(
-  ctx: CommandContext,
-  prompt: string,
-): Promise<{ specs: ContextSpecInput[]; warnings: string[] }> {
-  if (!existsSync(ctx.layout.workflow)) return { specs: [], warnings: [] };
-  if (!statSync(ctx.layout.workflow).isDirectory()) {
-    // A hook must not fail the prompt: serve the packs and say why project knowledge is missing.
-    return { specs: [], warnings: [`${ctx.layout.workflow} is a file, not the .workflow/ directory; no specs served`] };
+async function runHook(ctx: CommandContext, args: ParsedArgs, agent: string) {
+  if (agent !== 'claude' && agent !== 'codex') {
+    throw inputError('USAGE', `--hook must be claude or codex (got ${JSON.stringify(agent)})`, {
+      hint: `usage: ${usage}`,
+    });
   }
-  const [{ search }, { loadCorpus }] = await Promise.all([import('@maestro/search'), import('@maestro/spec')]);
-  let corpus: Corpus | null = null;
-  const load = (layout: typeof ctx.layout) => {
-    corpus ??= loadCorpus(layout);
-    return corpus;
-  };
-  const result = await search(
-    ctx.layout,
-    prompt,
-    // Quotes in an agent's prompt are prose, not exact-phrase filters.
-    { limit: SPEC_CANDIDATES, recordExposure: false, phrases: false, loadCorpus: load },
-    ctx.runtime,
-  );
-  const byId = result.results.length > 0 ? load(ctx.layout).byId : new Map();
-  const specs = result.results.flatMap((hit) => {
-    const e = byId.get(hit.id);
-    return e && e.status === 'active'
-      ? [
-          {
-            id: e.id,
-            title: e.title,
-            category: e.category ?? (e.store === 'knowhow' ? 'knowhow' : null),
-            store: e.store,
-            // A huge document is served from its indexed part: the budget takes a summary at most.
-            text: indexedText(e.content),
-            summary: e.description,
-            chars: e.content.length,
-          },
-        ]
-      : [];
-  });
-  return { specs, warnings: result.warnings };
+  if (args.positionals.length > 0 || ctx.json) {
+    throw inputError('USAGE', '--hook reads the event from stdin: pass no prompt and no --json', {
+      hint: `usage: ${usage}`,
+    });
+  }
+  // The lean entry: no zod, and no pack code unless a pack scope exists (this runs on every prompt).
+  const { answerHook } = await import('@maestro/context/hook');
+  const scopes = await scopeOptions(ctx, args);
+  const stdin = await ctx.readStdin();
+  const budget = budgetOption(args, HOOK_BUDGET);
+  const { stdout, warnings } = await answerHook(ctx.layout, agent, stdin, { ...scopes, budget }, ctx.runtime);
+  // Warnings go to the log, not stderr: the hook says nothing but its answer.
+  if (warnings.length > 0) {
+    const { logHookFailure } = await import('@maestro/hooks/io');
+    for (const w of warnings) logHookFailure(ctx.layout.workflow, ctx.runtime.now(), `${agent} warning: ${w}`);
+  }
+  return { data: null, text: stdout, warnings: [] };
 }
 
 export const command: CommandModule = {
@@ -74,21 +55,26 @@ export const command: CommandModule = {
     budget: { type: 'string' },
     session: { type: 'string' },
     run: { type: 'string' },
+    hook: { type: 'string' },
     ...TIER_OPTIONS,
     ...SCOPE_OPTIONS,
   },
   optionHelp: {
-    budget: 'hard token budget for everything printed, wrappers included (default 2000)',
+    budget: 'hard token budget for everything printed, wrappers included (default 2000; 1500 with --hook)',
     session: 'with --run: the session the agent works in (attribution only; nothing is recorded on it)',
     run: 'with --session: the running run (context never records consumption; use `maestro load` for that)',
+    hook: 'claude|codex: read the agent hook event (JSON) from stdin and answer in its format; fails open',
     ...TIER_HELP,
     ...SCOPE_HELP,
   },
   examples: [
     'maestro context "How do we store timestamps?"',
     'maestro context "$PROMPT" --budget 1200 --session 20260101-auth --run 20260101-001-plan --json',
+    'echo \'{"hook_event_name":"UserPromptSubmit","prompt":"--help me with retries"}\' | maestro context --hook claude',
   ],
   async run(ctx, args) {
+    const hook = str(args, 'hook');
+    if (hook !== undefined) return runHook(ctx, args, hook);
     const prompt = args.positionals.join(' ').trim();
     if (!prompt) throw inputError('USAGE', 'missing <prompt>', { hint: `usage: ${usage}` });
     const session = str(args, 'session');
@@ -100,36 +86,25 @@ export const command: CommandModule = {
       const { readRun } = await import('@maestro/ledger');
       readRun(ctx.layout, session, run); // unknown session or run: exit 2 naming it
     }
-    const { DEFAULT_BUDGET } = await import('@maestro/packs');
-    const { specs, warnings } = await relevantSpecs(ctx, prompt);
+    const [{ promptContext }, { DEFAULT_BUDGET }] = await Promise.all([
+      import('@maestro/context'),
+      import('@maestro/packs'),
+    ]);
     const scopes = await scopeOptions(ctx, args);
-    const resolution = await resolveWithAnswers(
-      ctx,
+    const { data, warnings } = await promptContext(
+      ctx.layout,
       {
         ...scopes,
-        query: prompt,
+        prompt,
         budget: budgetOption(args, DEFAULT_BUDGET),
         confirm: strings(args, 'confirm'),
-        specs,
         catalog: args.values.catalog === true,
         guide: args.values['no-guide'] !== true,
+        session: session ?? null,
+        run: run ?? null,
       },
-      false,
+      ctx.runtime,
     );
-    const included = resolution.output.specs.map((s) => s.id);
-    let exposureRecorded = false;
-    if (included.length > 0) {
-      const { recordExposure } = await import('@maestro/search');
-      const failed = await recordExposure(ctx.layout, included);
-      if (failed) warnings.push(failed);
-      exposureRecorded = failed === null;
-    }
-    const data: ContextOutputData = {
-      ...resolution.output,
-      session_id: session ?? null,
-      run_id: run ?? null,
-      exposure_recorded: exposureRecorded,
-    };
     return { data, text: data.context, warnings: [...warnings, ...resolveWarnings(data)] };
   },
 };

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inputError } from '@maestro/core';
@@ -70,9 +71,14 @@ export function budgetOption(args: ParsedArgs, fallback: number): number {
  * (`$XDG_CONFIG_HOME/maestro/packs.json` or `~/.config/maestro/packs.json`).
  */
 export async function scopeOptions(ctx: CommandContext, args: ParsedArgs): Promise<PackScopeOptions> {
-  const { defaultConfigPath, isWorkspaceTrusted, loadPacksConfig } = await import('@maestro/packs');
+  const { defaultConfigPath } = await import('@maestro/packs/light');
   const home = ctx.env.HOME || homedir();
-  const config = loadPacksConfig(defaultConfigPath(ctx.env), ctx.env);
+  const configPath = defaultConfigPath(ctx.env);
+  // Without a config file the pack code is not loaded here (the prompt hook runs on every prompt).
+  const packs = existsSync(configPath) ? await import('@maestro/packs') : null;
+  const config = packs
+    ? packs.loadPacksConfig(configPath, ctx.env)
+    : { orgRoots: [], disabled: [], trustedWorkspaces: [] };
   const at = (p: string | undefined) => (p === undefined ? undefined : resolve(ctx.cwd, p));
   const workspaceRoot = at(str(args, 'workspace-root')) ?? join(ctx.root, '.agents', 'knowledge');
   return {
@@ -83,7 +89,8 @@ export async function scopeOptions(ctx: CommandContext, args: ParsedArgs): Promi
     orgRoots: [...strings(args, 'org-root').map((p) => resolve(ctx.cwd, p)), ...config.orgRoots],
     builtinRoot: at(str(args, 'builtin-root')) ?? null,
     workspaceTrusted:
-      args.values['trust-workspace'] === true || isWorkspaceTrusted(workspaceRoot, config.trustedWorkspaces),
+      args.values['trust-workspace'] === true ||
+      (packs !== null && packs.isWorkspaceTrusted(workspaceRoot, config.trustedWorkspaces)),
     approve: strings(args, 'approve'),
     packs: strings(args, 'pack'),
     disable: [...strings(args, 'disable'), ...config.disabled],

@@ -1,0 +1,11 @@
+export { RECALL, RECALLED_ELEMENT } from './config.js';
+export type { HookAnswerOptions } from './hook.js';
+export { answerHook, SESSION_CONTRACT, STOP_REMINDER } from './hook.js';
+export type { PromptContextOptions } from './prompt-context.js';
+export { mayHavePacks, promptContext } from './prompt-context.js';
+export { contestedFlag, recallHits } from './recall.js';
+export { renderRecalled } from './render.js';
+export type { ContextOutputData } from './schemas.js';
+export { ContextBlockOutput, ContextOutput, jsonSchemas, RecallOutput } from './schemas.js';
+export type { LeftReason, RecalledEntry, RecallHit, RecallSelection, SelectOptions } from './select.js';
+export { cutText, selectRecalled } from './select.js';

@@ -1,0 +1,10 @@
+export type { Agent, HookEvent, Scope } from './agents.js';
+export { AGENTS, HOOK_EVENTS, hookCommand, hookFile, isOurCommand, SCOPES } from './agents.js';
+export type { HookFileView } from './edit.js';
+export { addOurHooks, removeOurHooks, viewHookFile } from './edit.js';
+export type { HooksResult, HooksStatus, HooksTarget } from './install.js';
+export { hooksStateDir, hooksStatus, installHooks, uninstallHooks } from './install.js';
+export type { HookInput } from './io.js';
+export { hookOutput, parseHookInput } from './io.js';
+export { hookLogPath, logHookFailure } from './log.js';
+export { HooksOutput, HooksStatusOutput, jsonSchemas } from './schemas.js';

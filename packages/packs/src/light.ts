@@ -1,0 +1,5 @@
+// `@maestro/packs/light`: what a prompt hook needs when no pack is around, without zod or yaml —
+// the data wrapper, the token estimate, and where the user configuration lives.
+export { defaultConfigPath } from './config-path.js';
+export { estimateTokens } from './tokens.js';
+export { DATA_PREFACE, escapeAttr, neutraliseTags } from './wrap.js';
