@@ -94,6 +94,8 @@ export async function promptContext(
     if (failed) warnings.push(failed);
     exposureRecorded = failed === null;
   }
+  const cut = recall.chosen.filter((e) => e.cut).map((e) => e.id);
+  if (cut.length) warnings.push(cutWarning(cut));
   const context = blocks.map((b) => b.text).join('');
   const data: ContextOutputData = {
     ...packs,
@@ -109,9 +111,21 @@ export async function promptContext(
       top_score: recall.topScore,
       floor: recall.floor,
       left: recall.left,
-      cut: recall.chosen.filter((e) => e.cut).map((e) => e.id),
+      cut,
       contested: recall.chosen.filter((e) => e.contested).map((e) => e.id),
     },
   };
   return { data, warnings };
+}
+
+/** Says, on stderr, which entries were served cut to fit and how to read them whole. */
+function cutWarning(ids: readonly string[]): string {
+  const docs = ids.filter((id) => id.startsWith('knowhow-')).length;
+  const what = [
+    docs ? `${docs} knowhow document${docs === 1 ? '' : 's'}` : '',
+    ids.length - docs ? `${ids.length - docs} spec entr${ids.length - docs === 1 ? 'y' : 'ies'}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  return `${what} over the budget, served cut to fit: ${ids.map((id) => `\`maestro load --id ${id}\``).join(', ')} prints it whole`;
 }
