@@ -2,6 +2,7 @@ import { jsonSchemas as audit } from '@maestro/audit';
 import { environmentError } from '@maestro/core';
 import { jsonSchemas as gate } from '@maestro/gate';
 import { jsonSchemas as ledger } from '@maestro/ledger';
+import { jsonSchemas as memory } from '@maestro/memory';
 import { jsonSchemas as packs } from '@maestro/packs';
 import { jsonSchemas as promote } from '@maestro/promote';
 import { jsonSchemas as reconcile } from '@maestro/reconcile';
@@ -18,6 +19,7 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...packs,
   ...reconcile,
   ...search,
+  ...memory,
   ...promote,
   ...audit,
   ...gate,

@@ -15,17 +15,34 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+export interface AtomicWriteOptions {
+  /**
+   * File mode of the written file (the temp file is created with it, so the bytes are never
+   * readable under a wider mode). Default: the existing file's mode, else 0666 minus the umask.
+   */
+  mode?: number;
+  /** Mode of directories created on the way (minus the umask). */
+  dirMode?: number;
+}
+
 /**
  * The one atomic-write primitive: temp file + fsync + rename, then fsync of the directory.
  * Readers see either the old bytes or the new bytes, never a torn file.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = dirname(path);
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, ...(options.dirMode === undefined ? {} : { mode: options.dirMode }) });
     // Loaded on first write, so read-only commands never pay for it at start-up.
     const { default: writeFileAtomicLib } = await import('write-file-atomic');
-    await writeFileAtomicLib(path, typeof data === 'string' ? data : Buffer.from(data), { fsync: true });
+    await writeFileAtomicLib(path, typeof data === 'string' ? data : Buffer.from(data), {
+      fsync: true,
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+    });
   } catch (err) {
     throw environmentError('WRITE_FAILED', `cannot write ${path}: ${(err as Error).message}`, {
       hint: 'check free space and permissions; the previous content is intact',
@@ -36,6 +53,6 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 }
 
 /** Writes JSON (2-space indent, final newline) atomically. */
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+export async function writeJsonAtomic(path: string, value: unknown, options?: AtomicWriteOptions): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, options);
 }

@@ -89,4 +89,4 @@ export { estimateTokens, termIndex, terms } from './tokens.js';
 export { effectiveTrust } from './trust.js';
 export type { PackValidation } from './validate.js';
 export { validatePack } from './validate.js';
-export { countClosingTags, detectInjection, neutraliseTags, renderPackWrapper } from './wrap.js';
+export { countClosingTags, DATA_PREFACE, detectInjection, neutraliseTags, renderPackWrapper } from './wrap.js';

@@ -154,6 +154,9 @@ export const ContextOutput = PackResolveOutput.extend({
   session_id: z.string().nullable().describe('--session, when given (attribution only)'),
   run_id: z.string().nullable().describe('--run, when given; context never records consumption on it'),
   exposure_recorded: z.boolean().describe('the included spec ids were counted as shown (exposure only)'),
+  recalled_memories: z
+    .strictObject({ agent: z.string(), ids: z.array(z.string()) })
+    .describe("the calling agent's private memories appended after the knowledge, in <recalled-memories>"),
 }).describe('maestro context --json');
 
 export const PackEvalOutput = z

@@ -42,7 +42,8 @@ const INVISIBLE = '\\p{Cf}\\p{Mn}\\p{Me}';
 /** `<` and the characters NFKC folds into it (fullwidth and small less-than signs). */
 const LESS_THAN = '[<\\uFF1C\\uFE64]';
 /** Element names a model could take for a fence or a role, even written `< system` or `< /x`. */
-const FENCES = 'knowledge_pack|knowledge_pack_guide|knowledge_resources|available_knowledge_packs|project_knowledge';
+const FENCES =
+  'knowledge_pack|knowledge_pack_guide|knowledge_resources|available_knowledge_packs|project_knowledge|recalled-memories';
 const ROLES = 'system|assistant|developer|instructions?';
 const SENSITIVE = `${FENCES}|${ROLES}|user|tool`;
 const TAG_LIKE = new RegExp(

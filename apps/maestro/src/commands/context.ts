@@ -15,7 +15,8 @@ import {
 } from './pack-args.js';
 import { resolveWarnings, resolveWithAnswers } from './pack-resolve.js';
 
-const usage = 'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--json]';
+const usage =
+  'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--agent A] [--json]';
 /** Search hits considered per prompt; the budget decides how many are included. */
 const SPEC_CANDIDATES = 8;
 
@@ -70,6 +71,7 @@ export const command: CommandModule = {
     budget: { type: 'string' },
     session: { type: 'string' },
     run: { type: 'string' },
+    agent: { type: 'string' },
     ...TIER_OPTIONS,
     ...SCOPE_OPTIONS,
   },
@@ -77,6 +79,7 @@ export const command: CommandModule = {
     budget: 'hard token budget for everything printed, wrappers included (default 2000)',
     session: 'with --run: the session the agent works in (attribution only; nothing is recorded on it)',
     run: 'with --session: the running run (context never records consumption; use `maestro load` for that)',
+    agent: 'whose private memories to recall into <recalled-memories> (default $MAESTRO_AGENT, else "default")',
     ...TIER_HELP,
     ...SCOPE_HELP,
   },
@@ -97,14 +100,23 @@ export const command: CommandModule = {
       readRun(ctx.layout, session, run); // unknown session or run: exit 2 naming it
     }
     const { DEFAULT_BUDGET } = await import('@maestro/packs');
+    const budget = budgetOption(args, DEFAULT_BUDGET);
+    // The agent's own memories, recalled first so the knowledge gets what the block leaves of the budget.
+    const { recalledMemoriesBlock } = await import('@maestro/memory');
+    const memories = await recalledMemoriesBlock(
+      { root: ctx.root, agent: str(args, 'agent'), env: ctx.env, runtime: ctx.runtime },
+      prompt,
+      { session, budget },
+    );
     const { specs, warnings } = await relevantSpecs(ctx, prompt);
+    if (memories.warning) warnings.push(memories.warning);
     const scopes = await scopeOptions(ctx, args);
     const resolution = await resolveWithAnswers(
       ctx,
       {
         ...scopes,
         query: prompt,
-        budget: budgetOption(args, DEFAULT_BUDGET),
+        budget: budget - memories.tokens,
         confirm: strings(args, 'confirm'),
         specs,
         catalog: args.values.catalog === true,
@@ -122,9 +134,13 @@ export const command: CommandModule = {
     }
     const data: ContextOutputData = {
       ...resolution.output,
+      budget,
+      token_estimate: resolution.output.token_estimate + memories.tokens,
+      context: resolution.output.context + memories.block,
       session_id: session ?? null,
       run_id: run ?? null,
       exposure_recorded: exposureRecorded,
+      recalled_memories: { agent: memories.agent, ids: memories.ids },
     };
     return { data, text: data.context, warnings: [...warnings, ...resolveWarnings(data)] };
   },

@@ -1,0 +1,181 @@
+import { normalizeText } from '@maestro/core';
+import { similarity } from './relevance.js';
+import type { MemoryKind, MemoryRecord } from './schemas.js';
+
+/** Two records of one kind whose word sets overlap this much (Jaccard) say the same thing: merged. */
+export const DUPLICATE_SIMILARITY = 0.8;
+/** Above this, one record with a negation and one without contradict each other: the newer wins. */
+export const CONTRADICTION_SIMILARITY = 0.6;
+/** Kinds whose value changes over time: a close but different newer record replaces the older. */
+export const CHANGING_KINDS: readonly MemoryKind[] = ['decision', 'preference', 'task_state'];
+/** Confidence halves after this many days without a recall; each recall lengthens it (see `halfLifeDays`). */
+export const BASE_HALF_LIFE_DAYS = 30;
+/** Records whose confidence decays below this are forgotten (deleted). */
+export const FORGET_FLOOR = 0.1;
+/** Decay smaller than this is not worth a change (and a write). */
+const DECAY_STEP = 0.005;
+
+const NEGATIONS = new Set(['not', 'no', 'never', 'cannot', 'without', '不', '没', '别', '勿', '非']);
+/** `don't` → `dont` after apostrophes are dropped. */
+const CONTRACTED_NOT = /^(?:do|does|did|is|are|was|were|wo|ca|should|would|could|have|has|had)nt$/;
+const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/gu;
+
+/**
+ * Consolidation's words: every NFKC lower-case word (single letters and digits too, so "plan a"
+ * and "plan b" differ), CJK runs as bigrams, and whether the text negates.
+ */
+export function consolidationWords(text: string): { words: string[]; negated: boolean } {
+  const norm = normalizeText(text).replaceAll("'", '');
+  const words: string[] = [];
+  let negated = false;
+  for (const run of norm.match(CJK_RUN) ?? []) {
+    const chars = [...run];
+    for (const c of chars) if (NEGATIONS.has(c)) negated = true;
+    for (let i = 0; i + 1 < chars.length; i++) words.push(chars[i] + chars[i + 1]);
+    if (chars.length === 1) words.push(chars[0]);
+  }
+  for (const w of norm.replace(CJK_RUN, ' ').match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (NEGATIONS.has(w) || CONTRACTED_NOT.test(w)) negated = true;
+    else words.push(w);
+  }
+  return { words, negated };
+}
+
+/** Days for confidence to halve: longer for records recalled often (1 + ln(1 + recalls)). */
+export function halfLifeDays(recallCount: number): number {
+  return BASE_HALF_LIFE_DAYS * (1 + Math.log(1 + Math.max(0, recallCount)));
+}
+
+/** Confidence after decay from the later of `decayed_at` and the last recall until `now`. Pure. */
+export function decayedConfidence(r: MemoryRecord, now: Date): number {
+  const from = Math.max(Date.parse(r.decayed_at), r.last_recalled_at ? Date.parse(r.last_recalled_at) : 0);
+  const days = Math.max(0, (now.getTime() - from) / 86_400_000);
+  return r.confidence * 0.5 ** (days / halfLifeDays(r.recall_count));
+}
+
+export type ConsolidationChange =
+  | { change: 'merge'; kept: string; removed: string; similarity: number; text: string }
+  | {
+      change: 'supersede';
+      kept: string;
+      removed: string;
+      similarity: number;
+      reason: 'negation' | 'changed value';
+      text: string;
+      removed_text: string;
+    }
+  | { change: 'decay'; id: string; from: number; to: number }
+  | { change: 'forget'; id: string; confidence: number; text: string };
+
+export interface ConsolidationPlan {
+  changes: ConsolidationChange[];
+  /** The store's records after the plan (what `--dry-run` would write). */
+  records: MemoryRecord[];
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+const hist = (at: string, action: 'merged' | 'superseded', other: MemoryRecord, note: string) => ({
+  at,
+  action,
+  text: other.text,
+  from_id: other.id,
+  confidence: other.confidence,
+  note,
+});
+
+/** Folds `dup` (a later duplicate) into `kept`: stats summed, the older id and wording kept. */
+function merge(kept: MemoryRecord, dup: MemoryRecord, at: string, sim: number): MemoryRecord {
+  const last = [kept.last_recalled_at, dup.last_recalled_at]
+    .filter((x): x is string => x !== null)
+    .sort()
+    .at(-1);
+  return {
+    ...kept,
+    updated_at: at,
+    recall_count: kept.recall_count + dup.recall_count,
+    recalled_sessions: [...new Set([...kept.recalled_sessions, ...dup.recalled_sessions])].slice(-50),
+    last_recalled_at: last ?? null,
+    confidence: Math.max(kept.confidence, dup.confidence),
+    promotions: [...kept.promotions, ...dup.promotions],
+    history: [...kept.history, hist(at, 'merged', dup, `duplicate (similarity ${round(sim)})`)],
+  };
+}
+
+/**
+ * The consolidation plan (pure): duplicates merged into the older record; a contradiction (or,
+ * for decisions, preferences and task state, a changed value) resolved for the newer record with
+ * the older's text kept in its history; every survivor decayed; records below the floor forgotten.
+ */
+export function planConsolidation(records: readonly MemoryRecord[], now: Date): ConsolidationPlan {
+  const at = now.toISOString();
+  const changes: ConsolidationChange[] = [];
+  const ordered = [...records].sort((a, b) =>
+    a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1,
+  );
+  const kept: { r: MemoryRecord; w: ReturnType<typeof consolidationWords>; norm: string }[] = [];
+  for (const r of ordered) {
+    const w = consolidationWords(r.text);
+    const norm = normalizeText(r.text)
+      .replace(/[\p{P}\s]+/gu, ' ')
+      .trim();
+    let absorbed = false;
+    for (const k of kept) {
+      if (k.r.kind !== r.kind) continue;
+      const sim = norm === k.norm ? 1 : similarity(k.w.words, w.words);
+      if (sim >= DUPLICATE_SIMILARITY && k.w.negated === w.negated) {
+        k.r = merge(k.r, r, at, sim);
+        changes.push({ change: 'merge', kept: k.r.id, removed: r.id, similarity: round(sim), text: r.text });
+        absorbed = true;
+        break;
+      }
+      const negation = sim >= CONTRADICTION_SIMILARITY && k.w.negated !== w.negated;
+      const changed = sim >= CONTRADICTION_SIMILARITY && CHANGING_KINDS.includes(r.kind);
+      if (negation || changed) {
+        const older = k.r;
+        changes.push({
+          change: 'supersede',
+          kept: r.id,
+          removed: older.id,
+          similarity: round(sim),
+          reason: negation ? 'negation' : 'changed value',
+          text: r.text,
+          removed_text: older.text,
+        });
+        k.r = {
+          ...r,
+          updated_at: at,
+          history: [
+            ...r.history,
+            ...older.history.filter((h) => h.action !== 'created'),
+            hist(
+              at,
+              'superseded',
+              older,
+              negation ? 'contradicted by this newer record' : 'replaced by this newer value',
+            ),
+          ],
+        };
+        k.w = w;
+        k.norm = norm;
+        absorbed = true;
+        break;
+      }
+    }
+    if (!absorbed) kept.push({ r, w, norm });
+  }
+  const out: MemoryRecord[] = [];
+  for (const { r } of kept) {
+    const to = decayedConfidence(r, now);
+    if (to < FORGET_FLOOR) {
+      changes.push({ change: 'forget', id: r.id, confidence: round(to), text: r.text });
+      continue;
+    }
+    if (r.confidence - to >= DECAY_STEP) {
+      changes.push({ change: 'decay', id: r.id, from: round(r.confidence), to: round(to) });
+      out.push({ ...r, confidence: round(to), decayed_at: at });
+    } else out.push(r);
+  }
+  const order = new Map(records.map((r, i) => [r.id, i]));
+  out.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return { changes, records: out };
+}
