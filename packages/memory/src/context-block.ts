@@ -7,6 +7,8 @@ export const MEMORY_ELEMENT = 'recalled-memories';
 export const MEMORY_CONTEXT_TOKENS = 400;
 export const MEMORY_BUDGET_SHARE = 0.2;
 export const MEMORY_CONTEXT_LIMIT = 5;
+/** A prompt hook waits at most this long for a busy store before showing memories uncounted. */
+const HOOK_LOCK_MS = 1_000;
 
 export interface RecalledMemories {
   /** The `<recalled-memories>` block, or '' when nothing is relevant (or the agent has no store). */
@@ -53,7 +55,7 @@ export async function recalledMemoriesBlock(
     }
     if (ids.length === 0) return { block: '', agent, ids, tokens: 0, warning: null };
     // Counted as recalled only what is shown; a busy store (lock timeout) must not fail the prompt.
-    const marked = await markRecalled(locate(t), t, ids, session).then(
+    const marked = await markRecalled(locate(t), t, ids, session, { timeoutMs: HOOK_LOCK_MS }).then(
       () => null,
       (err: Error) => `recall counts not updated: ${err.message}`,
     );

@@ -1,4 +1,5 @@
 import { inputError } from '@maestro/core';
+import type { LockOptions } from '@maestro/fs';
 import { type ConsolidationChange, planConsolidation } from './consolidate.js';
 import type { MemoryLocation } from './location.js';
 import type { MemoryConsolidateOutputData, MemoryListOutputData, MemoryRecallOutputData } from './output-schemas.js';
@@ -146,18 +147,24 @@ export async function markRecalled(
   t: MemoryTarget,
   ids: readonly string[],
   session: string | undefined,
+  lock?: LockOptions,
 ) {
   const at = t.runtime.now().toISOString();
   const wanted = new Set(ids);
-  await updateStore(loc, at, (s) => {
-    for (const r of s.records) {
-      if (!wanted.has(r.id)) continue;
-      r.recall_count += 1;
-      r.last_recalled_at = at;
-      if (session && !r.recalled_sessions.includes(session))
-        r.recalled_sessions = [...r.recalled_sessions, session].slice(-MAX_SESSIONS_KEPT);
-    }
-  });
+  await updateStore(
+    loc,
+    at,
+    (s) => {
+      for (const r of s.records) {
+        if (!wanted.has(r.id)) continue;
+        r.recall_count += 1;
+        r.last_recalled_at = at;
+        if (session && !r.recalled_sessions.includes(session))
+          r.recalled_sessions = [...r.recalled_sessions, session].slice(-MAX_SESSIONS_KEPT);
+      }
+    },
+    { lock },
+  );
 }
 
 /**

@@ -79,9 +79,9 @@ export function recall(
   const hits: RecallHit[] = [];
   for (const [i, o] of overlap) {
     const denom = Math.min(queryMass, index.mass[i]);
-    const relevance = denom > 0 ? Math.min(1, o.w / denom) : 0;
-    if (relevance >= threshold)
-      hits.push({ record: index.records[i], relevance: round(relevance), matched: o.matched });
+    // Rounded before the comparison, so the relevance shown is the one the threshold judged.
+    const relevance = round(denom > 0 ? Math.min(1, o.w / denom) : 0);
+    if (relevance >= threshold) hits.push({ record: index.records[i], relevance, matched: o.matched });
   }
   hits.sort(
     (a, b) =>

@@ -30,7 +30,7 @@ export const BUILTIN_RULES: readonly NeverRule[] = [
   {
     id: 'builtin-assignment',
     pattern:
-      '\\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\\b\\s*[:=]\\s*\\S{4,}',
+      '\\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\\b\\s*[:=]\\s*\\S{4,}',
     reason: 'never store secrets: a password or key assignment',
   },
   {

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { inputError, parseJsonText } from '@maestro/core';
-import { crashPoint, readTextIfExists, withLock, writeJsonAtomic } from '@maestro/fs';
+import { crashPoint, type LockOptions, readTextIfExists, withLock, writeJsonAtomic } from '@maestro/fs';
 import type { MemoryLocation } from './location.js';
 import { DEFAULT_RULES } from './rules.js';
 import { type MemoryFile, MemoryFileSchema, type MemoryRules, MemoryRulesSchema } from './schemas.js';
@@ -114,19 +114,23 @@ export async function updateStore<T>(
   loc: MemoryLocation,
   at: string,
   fn: (store: MemoryFile) => T,
-  options: { crashPointName?: string; write?: (result: T) => boolean } = {},
+  options: { crashPointName?: string; write?: (result: T) => boolean; lock?: LockOptions } = {},
 ): Promise<T> {
   ensurePrivateDir(loc);
-  return withLock(loc.records, async () => {
-    const store = readStore(loc) ?? emptyStore(loc, at);
-    const result = fn(store);
-    if (options.write && !options.write(result)) return result;
-    store.revision += 1;
-    store.updated_at = at;
-    if (options.crashPointName) crashPoint(options.crashPointName);
-    await writePrivate(loc.records, MemoryFileSchema.parse(store));
-    return result;
-  });
+  return withLock(
+    loc.records,
+    async () => {
+      const store = readStore(loc) ?? emptyStore(loc, at);
+      const result = fn(store);
+      if (options.write && !options.write(result)) return result;
+      store.revision += 1;
+      store.updated_at = at;
+      if (options.crashPointName) crashPoint(options.crashPointName);
+      await writePrivate(loc.records, MemoryFileSchema.parse(store));
+      return result;
+    },
+    options.lock,
+  );
 }
 
 /** Writes the rules file under its lock. */
