@@ -12,7 +12,7 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'spec supersede': ['spec-supersede-output'],
   'spec deprecate': ['spec-deprecate-output'],
   'spec history': ['spec-history-output'],
-  'spec health': ['spec-health-output'],
+  'spec health': ['spec-health-evidence-output'],
   'spec backfill-sid': ['spec-backfill-sid-output'],
   'spec conflict mark': ['spec-conflict-output'],
   'spec conflict clear': ['spec-conflict-output'],

@@ -116,6 +116,7 @@ export function readAuditInput(
       codeRefs: readCodeRefs(layout, loaded),
       pipeline: pipeline.snapshot,
       usage: { exposure, consumption: pipeline.consumption },
+      evidence: pipeline.evidence,
       interruptedBackups: backups.filter((b) => b.state === 'applying').map((b) => b.backup_id),
       notes,
     },
