@@ -114,3 +114,42 @@ describe('decay and forgetting', () => {
     expect(planConsolidation(first.records, new Date(day(10))).changes).toEqual([]);
   });
 });
+
+describe('candidate retrieval', () => {
+  test('the prefix filter finds exactly the pairs an exhaustive comparison finds', async () => {
+    const fc = (await import('fast-check')).default;
+    const vocab = [
+      'plan',
+      'a',
+      'b',
+      'billing',
+      'user',
+      'chose',
+      'not',
+      'tabs',
+      'spaces',
+      'deploy',
+      'friday',
+      'never',
+      'x',
+    ];
+    const kinds = ['decision', 'preference', 'experience'] as const;
+    const arb = fc.array(
+      fc.record({
+        words: fc.array(fc.constantFrom(...vocab), { minLength: 1, maxLength: 6 }),
+        kind: fc.constantFrom(...kinds),
+        day: fc.nat(5),
+      }),
+      { maxLength: 25 },
+    );
+    fc.assert(
+      fc.property(arb, (specs) => {
+        const records = specs.map((s) => rec(s.words.join(' '), { kind: s.kind, created_at: day(s.day) }));
+        const fast = planConsolidation(records, new Date(day(6)));
+        const slow = planConsolidation(records, new Date(day(6)), { exhaustive: true });
+        expect(fast).toEqual(slow);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -101,68 +101,108 @@ function merge(kept: MemoryRecord, dup: MemoryRecord, at: string, sim: number): 
   };
 }
 
+type Words = ReturnType<typeof consolidationWords>;
+interface Slot {
+  r: MemoryRecord;
+  w: Words;
+  norm: string;
+}
+
+/**
+ * Prefix filtering (as in all-pairs similarity joins): with words in one global order, rarest
+ * first, two sets with Jaccard ≥ t always share a word among the first n − ⌈t·n⌉ + 1 of each. So
+ * each record is compared only with records sharing such a word, never with the whole store.
+ */
+function prefixOf(words: readonly string[], df: ReadonlyMap<string, number>): string[] {
+  const distinct = [...new Set(words)].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0) || (a < b ? -1 : 1));
+  const n = distinct.length;
+  return distinct.slice(0, n - Math.ceil(CONTRADICTION_SIMILARITY * n) + 1);
+}
+
+/** How `r` changes slot `k`, or null when they are unrelated. Mutates `k`. */
+function absorb(k: Slot, r: MemoryRecord, w: Words, norm: string, at: string): ConsolidationChange | null {
+  if (k.r.kind !== r.kind) return null;
+  const sim = norm === k.norm ? 1 : similarity(k.w.words, w.words);
+  if (sim >= DUPLICATE_SIMILARITY && k.w.negated === w.negated) {
+    k.r = merge(k.r, r, at, sim);
+    return { change: 'merge', kept: k.r.id, removed: r.id, similarity: round(sim), text: r.text };
+  }
+  const negation = sim >= CONTRADICTION_SIMILARITY && k.w.negated !== w.negated;
+  const changed = sim >= CONTRADICTION_SIMILARITY && CHANGING_KINDS.includes(r.kind);
+  if (!negation && !changed) return null;
+  const older = k.r;
+  const note = negation ? 'contradicted by this newer record' : 'replaced by this newer value';
+  k.r = {
+    ...r,
+    updated_at: at,
+    history: [
+      ...r.history,
+      ...older.history.filter((h) => h.action !== 'created'),
+      hist(at, 'superseded', older, note),
+    ],
+  };
+  k.w = w;
+  k.norm = norm;
+  return {
+    change: 'supersede',
+    kept: r.id,
+    removed: older.id,
+    similarity: round(sim),
+    reason: negation ? 'negation' : 'changed value',
+    text: r.text,
+    removed_text: older.text,
+  };
+}
+
 /**
  * The consolidation plan (pure): duplicates merged into the older record; a contradiction (or,
  * for decisions, preferences and task state, a changed value) resolved for the newer record with
  * the older's text kept in its history; every survivor decayed; records below the floor forgotten.
+ * Records are taken oldest first and each is judged against the earliest related survivor.
  */
-export function planConsolidation(records: readonly MemoryRecord[], now: Date): ConsolidationPlan {
+export function planConsolidation(
+  records: readonly MemoryRecord[],
+  now: Date,
+  options: { exhaustive?: boolean } = {},
+): ConsolidationPlan {
   const at = now.toISOString();
   const changes: ConsolidationChange[] = [];
   const ordered = [...records].sort((a, b) =>
     a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1,
   );
-  const kept: { r: MemoryRecord; w: ReturnType<typeof consolidationWords>; norm: string }[] = [];
-  for (const r of ordered) {
-    const w = consolidationWords(r.text);
+  const words = ordered.map((r) => consolidationWords(r.text));
+  const df = new Map<string, number>();
+  for (const w of words) for (const t of new Set(w.words)) df.set(t, (df.get(t) ?? 0) + 1);
+  const slots: Slot[] = [];
+  const postings = new Map<string, number[]>();
+  const index = (i: number, kind: string, w: Words, norm: string) => {
+    for (const key of [`=${kind}\u0000${norm}`, ...prefixOf(w.words, df).map((t) => `${kind}\u0000${t}`)]) {
+      const list = postings.get(key);
+      if (!list) postings.set(key, [i]);
+      else if (list.at(-1) !== i) list.push(i);
+    }
+  };
+  ordered.forEach((r, n) => {
+    const w = words[n];
     const norm = normalizeText(r.text)
       .replace(/[\p{P}\s]+/gu, ' ')
       .trim();
-    let absorbed = false;
-    for (const k of kept) {
-      if (k.r.kind !== r.kind) continue;
-      const sim = norm === k.norm ? 1 : similarity(k.w.words, w.words);
-      if (sim >= DUPLICATE_SIMILARITY && k.w.negated === w.negated) {
-        k.r = merge(k.r, r, at, sim);
-        changes.push({ change: 'merge', kept: k.r.id, removed: r.id, similarity: round(sim), text: r.text });
-        absorbed = true;
-        break;
-      }
-      const negation = sim >= CONTRADICTION_SIMILARITY && k.w.negated !== w.negated;
-      const changed = sim >= CONTRADICTION_SIMILARITY && CHANGING_KINDS.includes(r.kind);
-      if (negation || changed) {
-        const older = k.r;
-        changes.push({
-          change: 'supersede',
-          kept: r.id,
-          removed: older.id,
-          similarity: round(sim),
-          reason: negation ? 'negation' : 'changed value',
-          text: r.text,
-          removed_text: older.text,
-        });
-        k.r = {
-          ...r,
-          updated_at: at,
-          history: [
-            ...r.history,
-            ...older.history.filter((h) => h.action !== 'created'),
-            hist(
-              at,
-              'superseded',
-              older,
-              negation ? 'contradicted by this newer record' : 'replaced by this newer value',
-            ),
-          ],
-        };
-        k.w = w;
-        k.norm = norm;
-        absorbed = true;
-        break;
-      }
+    const keys = [`=${r.kind}\u0000${norm}`, ...prefixOf(w.words, df).map((t) => `${r.kind}\u0000${t}`)];
+    // `exhaustive` compares with every survivor: the oracle the prefix filter is tested against.
+    const candidates = options.exhaustive
+      ? slots.map((_, i) => i)
+      : [...new Set(keys.flatMap((k) => postings.get(k) ?? []))].sort((a, b) => a - b);
+    for (const i of candidates) {
+      const change = absorb(slots[i], r, w, norm, at);
+      if (!change) continue;
+      changes.push(change);
+      if (change.change === 'supersede') index(i, r.kind, w, norm);
+      return;
     }
-    if (!absorbed) kept.push({ r, w, norm });
-  }
+    slots.push({ r, w, norm });
+    index(slots.length - 1, r.kind, w, norm);
+  });
+  const kept = slots;
   const out: MemoryRecord[] = [];
   for (const { r } of kept) {
     const to = decayedConfidence(r, now);
