@@ -51,6 +51,8 @@ function formatAge(ms: number): string {
 }
 
 const HOST = hostname();
+/** An empty lock file older than this is stale (its creator died before writing the owner). */
+export const EMPTY_STALE_MS = 2_000;
 /** Locks this process holds, by lock path: the owner token and the heartbeat timer. */
 const held = new Map<string, { token: string; timer: NodeJS.Timeout }>();
 /**
@@ -95,7 +97,9 @@ function isStale(lockPath: string, staleMs: number): { stale: boolean; ino: numb
   }
   const age = Date.now() - st.mtimeMs;
   const owner = readOwner(lockPath);
-  let stale = age > staleMs;
+  // An empty lock file is a creator killed between `open(wx)` and writing its owner (the two are
+  // microseconds apart); waiting out the whole stale window for it would stall every writer.
+  let stale = age > staleMs || (st.size === 0 && age > EMPTY_STALE_MS);
   if (!stale && owner && owner.host === HOST && owner.pid !== process.pid && pidIsDead(owner.pid)) stale = true;
   return { stale, ino: st.ino, mtimeMs: st.mtimeMs };
 }
