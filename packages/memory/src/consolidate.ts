@@ -1,5 +1,4 @@
 import { normalizeText } from '@maestro/core';
-import { similarity } from './relevance.js';
 import type { MemoryKind, MemoryRecord } from './schemas.js';
 
 /** Two records of one kind whose word sets overlap this much (Jaccard) say the same thing: merged. */
@@ -101,11 +100,19 @@ function merge(kept: MemoryRecord, dup: MemoryRecord, at: string, sim: number): 
   };
 }
 
-type Words = ReturnType<typeof consolidationWords>;
+type Words = ReturnType<typeof consolidationWords> & { set: Set<string> };
 interface Slot {
   r: MemoryRecord;
   w: Words;
   norm: string;
+}
+
+/** Jaccard of two sets, the smaller first. Two empty sets are equal (1). */
+function jaccard(small: ReadonlySet<string>, large: ReadonlySet<string>): number {
+  if (large.size === 0) return 1;
+  let common = 0;
+  for (const t of small) if (large.has(t)) common++;
+  return common / (small.size + large.size - common);
 }
 
 /**
@@ -122,7 +129,12 @@ function prefixOf(words: readonly string[], df: ReadonlyMap<string, number>): st
 /** How `r` changes slot `k`, or null when they are unrelated. Mutates `k`. */
 function absorb(k: Slot, r: MemoryRecord, w: Words, norm: string, at: string): ConsolidationChange | null {
   if (k.r.kind !== r.kind) return null;
-  const sim = norm === k.norm ? 1 : similarity(k.w.words, w.words);
+  // Size filter: sets this different in size cannot reach the lowest threshold.
+  const same = norm === k.norm;
+  const a = k.w.set;
+  const b = w.set;
+  if (!same && Math.min(a.size, b.size) < CONTRADICTION_SIMILARITY * Math.max(a.size, b.size)) return null;
+  const sim = same ? 1 : a.size <= b.size ? jaccard(a, b) : jaccard(b, a);
   if (sim >= DUPLICATE_SIMILARITY && k.w.negated === w.negated) {
     k.r = merge(k.r, r, at, sim);
     return { change: 'merge', kept: k.r.id, removed: r.id, similarity: round(sim), text: r.text };
@@ -170,9 +182,12 @@ export function planConsolidation(
   const ordered = [...records].sort((a, b) =>
     a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1,
   );
-  const words = ordered.map((r) => consolidationWords(r.text));
+  const words: Words[] = ordered.map((r) => {
+    const w = consolidationWords(r.text);
+    return { ...w, set: new Set(w.words) };
+  });
   const df = new Map<string, number>();
-  for (const w of words) for (const t of new Set(w.words)) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const w of words) for (const t of w.set) df.set(t, (df.get(t) ?? 0) + 1);
   const slots: Slot[] = [];
   const postings = new Map<string, number[]>();
   const index = (i: number, kind: string, w: Words, norm: string) => {

@@ -56,9 +56,9 @@ export {
   updateMemory,
 } from './records.js';
 export type { RecallHit, RecallIndex } from './relevance.js';
-export { buildRecallIndex, DEFAULT_RECALL_LIMIT, DEFAULT_THRESHOLD, recall, similarity } from './relevance.js';
+export { buildRecallIndex, DEFAULT_RECALL_LIMIT, DEFAULT_THRESHOLD, recall } from './relevance.js';
 export type { RulesChange } from './rules.js';
 export { BUILTIN_RULES, changeRules, checkMemoryText, compileRule, DEFAULT_RULES } from './rules.js';
 export type { MemoryFile, MemoryHistory, MemoryKind, MemoryRecord, MemoryRules, NeverRule } from './schemas.js';
 export { MEMORY_ID_PATTERN, MEMORY_KINDS, MemoryFileSchema, MemoryRecordSchema, MemoryRulesSchema } from './schemas.js';
-export { DIR_MODE, ensurePrivateDir, FILE_MODE, readRules, readStore, updateStore } from './store.js';
+export { DIR_MODE, ensurePrivateDir, FILE_MODE, readRules, readStore, readStoreCached, updateStore } from './store.js';

@@ -7,7 +7,7 @@ import { locate, type MemoryTarget, storeInfo } from './records.js';
 import { buildRecallIndex, DEFAULT_RECALL_LIMIT, DEFAULT_THRESHOLD, type RecallIndex, recall } from './relevance.js';
 import { BUILTIN_RULES, changeRules, type RulesChange } from './rules.js';
 import type { MemoryFile, MemoryKind, MemoryRecord } from './schemas.js';
-import { readRules, readStore, updateRules, updateStore } from './store.js';
+import { readRules, readStore, readStoreCached, updateRules, updateStore } from './store.js';
 
 /** `--suggest`: recalled in at least this many distinct sessions, never superseded, confidence at least 0.5. */
 export const SUGGEST_MIN_SESSIONS = 3;
@@ -113,7 +113,7 @@ export async function recallMemories(
 ): Promise<MemoryRecallOutputData> {
   const loc = locate(t);
   const threshold = o.threshold ?? DEFAULT_THRESHOLD;
-  const store = readStore(loc);
+  const store = readStoreCached(loc);
   const hits = store ? recall(indexFor(loc, store), prompt, { threshold, limit: o.limit ?? DEFAULT_RECALL_LIMIT }) : [];
   let recorded = false;
   if (hits.length > 0 && o.record !== false) {

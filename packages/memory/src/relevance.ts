@@ -96,12 +96,3 @@ export function recall(
 function round(x: number): number {
   return Math.round(x * 1000) / 1000;
 }
-
-/** Token-set similarity of two texts (Jaccard over the recall terms), for consolidation. Pure. */
-export function similarity(a: readonly string[], b: readonly string[]): number {
-  if (a.length === 0 && b.length === 0) return 1;
-  const sa = new Set(a);
-  let common = 0;
-  for (const t of new Set(b)) if (sa.has(t)) common++;
-  return common / (sa.size + new Set(b).size - common);
-}

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { inputError, parseJsonText } from '@maestro/core';
-import { crashPoint, type LockOptions, readTextIfExists, withLock, writeJsonAtomic } from '@maestro/fs';
+import { crashPoint, type LockOptions, readTextIfExists, withLock, writeFileAtomic } from '@maestro/fs';
 import type { MemoryLocation } from './location.js';
 import { DEFAULT_RULES } from './rules.js';
 import { type MemoryFile, MemoryFileSchema, type MemoryRules, MemoryRulesSchema } from './schemas.js';
@@ -36,6 +36,29 @@ function parseWith<T>(
     );
   }
   return parsed.data;
+}
+
+/** Parsed stores by path, keyed by the file's identity: every write renames a new inode into place. */
+const parsedCache = new Map<string, { key: string; file: MemoryFile }>();
+
+/**
+ * `readStore` for read-only callers that run often in one process (recall): re-parses only when
+ * the file's inode, size or mtime changed. Callers must not mutate the result.
+ */
+export function readStoreCached(loc: MemoryLocation): MemoryFile | null {
+  let key: string;
+  try {
+    const st = statSync(loc.records);
+    key = `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    parsedCache.delete(loc.records);
+    return readStore(loc);
+  }
+  const hit = parsedCache.get(loc.records);
+  if (hit?.key === key) return hit.file;
+  const file = readStore(loc);
+  if (file) parsedCache.set(loc.records, { key, file });
+  return file;
 }
 
 /** The store, or null when this agent has none yet. Reading never creates a file or directory. */
@@ -100,7 +123,8 @@ function removeLeftovers(path: string): void {
 }
 
 async function writePrivate(path: string, value: unknown): Promise<void> {
-  await writeJsonAtomic(path, value, { mode: FILE_MODE, dirMode: DIR_MODE });
+  // Compact JSON: the store is private state read on every prompt, not a file people review in diffs.
+  await writeFileAtomic(path, `${JSON.stringify(value)}\n`, { mode: FILE_MODE, dirMode: DIR_MODE });
   if ((statSync(path).mode & 0o777) !== FILE_MODE) chmodSync(path, FILE_MODE);
   removeLeftovers(path);
 }
