@@ -33,7 +33,10 @@ const vocab = Array.from({ length: V }, (_, i) => {
 });
 const cdf = [];
 let mass = 0;
-for (let i = 0; i < V; i++) cdf.push((mass += 1 / (i + 1)));
+for (let i = 0; i < V; i++) {
+  mass += 1 / (i + 1);
+  cdf.push(mass);
+}
 function word(next) {
   const x = next() * mass;
   let lo = 0;

@@ -149,7 +149,7 @@ describe('candidate retrieval', () => {
         const slow = planConsolidation(records, new Date(day(6)), { exhaustive: true });
         expect(fast).toEqual(slow);
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
   });
 });

@@ -107,9 +107,9 @@ interface Slot {
   norm: string;
 }
 
-/** Jaccard of two sets, the smaller first. Two empty sets are equal (1). */
+/** Jaccard of two sets, the smaller first. Texts without content words relate only by equal text (0 here). */
 function jaccard(small: ReadonlySet<string>, large: ReadonlySet<string>): number {
-  if (large.size === 0) return 1;
+  if (large.size === 0) return 0;
   let common = 0;
   for (const t of small) if (large.has(t)) common++;
   return common / (small.size + large.size - common);
