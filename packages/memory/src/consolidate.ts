@@ -217,9 +217,14 @@ export function planConsolidation(
     slots.push({ r, w, norm });
     index(slots.length - 1, r.kind, w, norm);
   });
-  const kept = slots;
+  return { changes, records: decayAll(slots, records, now, changes) };
+}
+
+/** Decays every survivor, forgets those below the floor (appending to `changes`), in the store's order. */
+function decayAll(slots: readonly Slot[], records: readonly MemoryRecord[], now: Date, changes: ConsolidationChange[]) {
+  const at = now.toISOString();
   const out: MemoryRecord[] = [];
-  for (const { r } of kept) {
+  for (const { r } of slots) {
     const to = decayedConfidence(r, now);
     if (to < FORGET_FLOOR) {
       changes.push({ change: 'forget', id: r.id, confidence: round(to), text: r.text });
@@ -231,6 +236,5 @@ export function planConsolidation(
     } else out.push(r);
   }
   const order = new Map(records.map((r, i) => [r.id, i]));
-  out.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-  return { changes, records: out };
+  return out.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 }

@@ -1,6 +1,7 @@
 import { inputError } from '@maestro/core';
 import { workflowLayout } from '@maestro/fs';
 import { readRun, readSession, stageKnowledge, startRun } from '@maestro/ledger';
+import type { MemoryLocation } from './location.js';
 import type { MemoryPromoteOutputData } from './output-schemas.js';
 import { findRecord, locate, type MemoryTarget, storeInfo } from './records.js';
 import { readStore, updateStore } from './store.js';
@@ -64,6 +65,25 @@ export async function promoteMemories(t: MemoryTarget, req: PromoteRequest): Pro
       reused: s.reused,
     });
   }
+  await notePromotions(loc, t, staged, req.session, runId);
+  return {
+    store: storeInfo(loc),
+    session_id: req.session,
+    run_id: runId,
+    run_started: req.run === undefined,
+    staged,
+    next: `maestro knowledge review ${req.session} --refresh`,
+  };
+}
+
+/** Notes each staging on its memory record (history and `promotions`), so both sides are recorded. */
+async function notePromotions(
+  loc: MemoryLocation,
+  t: MemoryTarget,
+  staged: MemoryPromoteOutputData['staged'],
+  session: string,
+  run: string,
+): Promise<void> {
   const at = t.runtime.now().toISOString();
   await updateStore(loc, at, (store) => {
     for (const s of staged) {
@@ -71,8 +91,8 @@ export async function promoteMemories(t: MemoryTarget, req: PromoteRequest): Pro
       if (!r) continue; // deleted meanwhile: the candidate stands on its own
       r.promotions.push({
         at,
-        session_id: req.session,
-        run_id: runId,
+        session_id: session,
+        run_id: run,
         candidate_id: s.candidate_id,
         action: s.action,
         against: s.against,
@@ -83,18 +103,10 @@ export async function promoteMemories(t: MemoryTarget, req: PromoteRequest): Pro
         text: null,
         from_id: null,
         confidence: null,
-        note: `staged ${s.candidate_id} on ${req.session}/${runId}`,
+        note: `staged ${s.candidate_id} on ${session}/${run}`,
       });
     }
   });
-  return {
-    store: storeInfo(loc),
-    session_id: req.session,
-    run_id: runId,
-    run_started: req.run === undefined,
-    staged,
-    next: `maestro knowledge review ${req.session} --refresh`,
-  };
 }
 
 /** The first line, at most 80 characters, cut at a word. */
