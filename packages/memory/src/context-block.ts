@@ -36,7 +36,7 @@ export async function recalledMemoriesBlock(
     MEMORY_CONTEXT_TOKENS,
     Math.floor((options.budget ?? Number.POSITIVE_INFINITY) * MEMORY_BUDGET_SHARE),
   );
-  let agent = t.agent ?? t.env.MAESTRO_AGENT ?? 'default';
+  let agent = t.agent ?? (t.env.MAESTRO_AGENT?.trim() || 'default');
   try {
     const r = await recallMemories(t, prompt, { limit: MEMORY_CONTEXT_LIMIT, session, record: false });
     agent = r.store.agent;
