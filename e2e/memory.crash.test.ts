@@ -14,7 +14,9 @@ function writeStore(root: string, base: string, n: number): string {
   mkdirSync(loc.dir, { recursive: true, mode: 0o700 });
   const records = Array.from({ length: n }, (_, i) => {
     const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
-    const topic = `${WORDS[i % 10]} ${WORDS[(i * 7) % 10]} item${Math.floor(i / 3)}`;
+    // Mostly distinct texts (unique words), every third a near-duplicate of the one before.
+    const k = i % 3 === 2 ? i - 1 : i;
+    const topic = `${WORDS[k % 10]} zone${k.toString(36)} item${k}x`;
     return {
       id: `M-${i.toString(36).padStart(10, '0')}`,
       kind: i % 2 ? 'decision' : 'experience',
@@ -78,7 +80,7 @@ test('killed at the crash point before the write, consolidate leaves the store a
 test('a real SIGKILL at any moment of consolidate leaves the store before or after, never half', async () => {
   const root = tmpProject();
   const base = tmpDir('maestro-mem-');
-  const file = writeStore(root, base, 1000);
+  const file = writeStore(root, base, 2000);
   const before = readFileSync(file, 'utf8');
   const started = Date.now();
   const after = expectedAfter(root, base);
@@ -92,9 +94,11 @@ test('a real SIGKILL at any moment of consolidate leaves the store before or aft
       env: { ...process.env, ...env(base) },
       stdio: 'ignore',
     });
+    // Listen before killing: a run that finished before the kill has already closed.
+    const closed = new Promise((r) => child.on('close', r));
     await new Promise((r) => setTimeout(r, delay));
     child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    await closed;
     const now = readFileSync(file, 'utf8');
     expect(now === before || now === after, `after a kill at ${delay} ms the store is neither before nor after`).toBe(
       true,
