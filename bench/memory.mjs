@@ -85,7 +85,7 @@ function store(root, base) {
     updated_at: new Date().toISOString(),
     records,
   };
-  writeFileSync(loc.records, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(loc.records, `${JSON.stringify(file)}\n`, { mode: 0o600 }); // compact, as the store writes it
   return loc;
 }
 
