@@ -25,6 +25,7 @@ export default defineConfig({
         'packs',
         'reconcile',
         'search',
+        'memory',
         'promote',
         'audit',
         'gate',

@@ -17,6 +17,7 @@ const ORDER = [
   'packs',
   'agents',
   'skills',
+  'memory',
 ];
 const BEGIN = '<!-- BEGIN COMMAND REFERENCE';
 const END = '<!-- END COMMAND REFERENCE -->';

@@ -113,10 +113,10 @@ describe('a bare verb', () => {
   it('suggests every command that ends in it', async () => {
     const promote = io(tmpDir());
     expect(await runCli(['promote', '20260101-auth', '--all'], promote.cli)).toBe(2);
-    expect(promote.err()).toContain('did you mean `maestro knowledge promote`?');
+    expect(promote.err()).toContain('did you mean `maestro knowledge promote` or `maestro memory promote`?');
     const add = io(tmpDir());
     expect(await runCli(['add', 'coding', 'T', 'c'], add.cli)).toBe(2);
-    expect(add.err()).toContain('did you mean `maestro spec add` or `maestro knowhow add`?');
+    expect(add.err()).toContain('did you mean `maestro spec add`, `maestro knowhow add` or `maestro memory add`?');
   });
 });
 

@@ -5,6 +5,7 @@ import { jsonSchemas as gate } from '@maestro/gate';
 import { jsonSchemas as git } from '@maestro/git';
 import { jsonSchemas as hooks } from '@maestro/hooks';
 import { jsonSchemas as ledger } from '@maestro/ledger';
+import { jsonSchemas as memory } from '@maestro/memory';
 import { jsonSchemas as packs } from '@maestro/packs';
 import { jsonSchemas as promote } from '@maestro/promote';
 import { jsonSchemas as reconcile } from '@maestro/reconcile';
@@ -23,6 +24,7 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...packs,
   ...reconcile,
   ...search,
+  ...memory,
   ...promote,
   ...audit,
   ...gate,

@@ -138,6 +138,40 @@ export const COMMANDS: CommandEntry[] = [
   ),
   c('skill disable', 'Hide a skill from agents (history kept)', () => import('./commands/skill-disable.js')),
   c('skill enable', 'List a disabled skill to agents again', () => import('./commands/skill-enable.js')),
+  c(
+    'memory add',
+    'Remember a fact privately for this agent (checked by the memory rules)',
+    () => import('./commands/memory-add.js'),
+  ),
+  c(
+    'memory list',
+    'List this agent’s memories; --suggest names ones worth proposing',
+    () => import('./commands/memory-list.js'),
+  ),
+  c('memory show', 'Show one memory with its history', () => import('./commands/memory-show.js')),
+  c(
+    'memory update',
+    'Change a memory (the old text stays in its history)',
+    () => import('./commands/memory-update.js'),
+  ),
+  c('memory delete', 'Forget memories for good (history included)', () => import('./commands/memory-delete.js')),
+  c('memory rules set', 'Set what to remember and what never to store', () => import('./commands/memory-rules-set.js')),
+  c('memory rules show', 'Show the memory rules', () => import('./commands/memory-rules-show.js')),
+  c(
+    'memory recall',
+    'Recall memories relevant to a prompt (0–1, default 0.4)',
+    () => import('./commands/memory-recall.js'),
+  ),
+  c(
+    'memory consolidate',
+    'Merge, resolve, decay and forget memories; --dry-run lists the changes',
+    () => import('./commands/memory-consolidate.js'),
+  ),
+  c(
+    'memory promote',
+    'Stage memories as knowledge candidates for review (never writes specs)',
+    () => import('./commands/memory-promote.js'),
+  ),
   c('context', 'Context for an agent prompt: specs and packs wrapped as data', () => import('./commands/context.js')),
 ];
 

@@ -119,6 +119,7 @@ export function readAuditInput(
       codeRefs: readCodeRefs(layout, loaded),
       pipeline: pipeline.snapshot,
       usage: { exposure, consumption: pipeline.consumption },
+      evidence: pipeline.evidence,
       interruptedBackups: backups.filter((b) => b.state === 'applying').map((b) => b.backup_id),
       interruptedRestore: pendingRestore(layout, notes),
       leftoverTemps: findLeftoverTemps(layout.workflow).map((t) => relative(layout.root, t.path)),

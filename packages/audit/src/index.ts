@@ -6,12 +6,13 @@ export { appendAuditLog, auditLogPath, backupStamp, listBackups, readManifest } 
 export type { FileEdit } from './edits.js';
 export { computeEdits } from './edits.js';
 export { finding, sortFindings } from './finding.js';
+export { specHealthWithEvidence } from './health.js';
 export type { LinkAnalysis, SupersessionLink } from './links.js';
 export { analyzeLinks, findCycles } from './links.js';
 export type { PlanInput } from './plan.js';
 export { flagPendingTargets, planPrune } from './plan.js';
 export type { PipelineRead } from './read-pipeline.js';
-export { readPipeline } from './read-pipeline.js';
+export { evidenceRowsOf, readEvidenceRows, readPipeline } from './read-pipeline.js';
 export type { ReceiptSource, ReceiptView } from './receipts.js';
 export { fileReceipts, receiptView } from './receipts.js';
 export type { AuditInput, AuditOptions } from './report.js';
@@ -22,6 +23,16 @@ export type { RestoreIntent } from './restore-journal.js';
 export { RESTORE_INTENT_FILE, readRestoreIntent, recoverRestore } from './restore-journal.js';
 export type { CodeRef } from './rules-corpus.js';
 export { CONTESTED_STALE_DAYS, FRESHNESS_FLOOR, freshness, HALF_LIFE_DAYS, STALE_BELOW } from './rules-corpus.js';
+export type { EvidenceRow, EvidenceSignal } from './rules-evidence.js';
+export {
+  CITED_WEIGHT,
+  CONTRADICTED_BELOW,
+  EVIDENCE_SIGNALS,
+  evidenceConfidence,
+  evidenceFindings,
+  evidenceSummary,
+  knowledgeEvidence,
+} from './rules-evidence.js';
 export type { PipelineProblem, PipelineSnapshot, SessionBacklog } from './rules-pipeline.js';
 export type { UsageSnapshot } from './rules-usage.js';
 export { concentration, GINI_MAX, MIN_ENTRIES, MIN_EVENTS, TOP10_SHARE_MAX } from './rules-usage.js';
@@ -33,6 +44,8 @@ export type {
   AuditScope,
   BackupList,
   BackupState,
+  EntryEvidence,
+  EvidenceSummary,
   Finding,
   FindingStore,
   PendingTarget,
@@ -54,4 +67,5 @@ export {
   PruneActionSchema,
   PrunePlanSchema,
   RestoreResultSchema,
+  SpecHealthEvidenceOutput,
 } from './schemas.js';

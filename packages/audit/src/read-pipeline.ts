@@ -2,12 +2,15 @@ import type { Issue } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { listSessions, runPaths, type SessionSummary, summarizeSession } from '@maestro/ledger';
 import { problemMessage, type ReceiptSource } from './receipts.js';
+import { EVIDENCE_SIGNALS, type EvidenceRow, type EvidenceSignal } from './rules-evidence.js';
 import type { PipelineProblem, PipelineSnapshot, SessionBacklog } from './rules-pipeline.js';
 
 export interface PipelineRead {
   snapshot: PipelineSnapshot;
   /** Explicit consumption per knowledge id (`consumed` and `cited` signals across every run ledger). */
   consumption: Map<string, number>;
+  /** Every validated / cited / contradicted judgement, per run (the basis of evidence confidence). */
+  evidence: EvidenceRow[];
 }
 
 const PENDING = new Set(['pending', 'promoting']);
@@ -34,6 +37,7 @@ export function readPipeline(layout: WorkflowLayout, receipts: ReceiptSource): P
   const sessions: SessionBacklog[] = [];
   const pendingTargets: PipelineSnapshot['pendingTargets'] = [];
   const consumption = new Map<string, number>();
+  const evidence: EvidenceRow[] = [];
   for (const s of listed.sessions) {
     let summary: SessionSummary;
     try {
@@ -53,6 +57,7 @@ export function readPipeline(layout: WorkflowLayout, receipts: ReceiptSource): P
       if (CONSUMPTION_SIGNALS.has(i.signal))
         consumption.set(i.knowledge_id, (consumption.get(i.knowledge_id) ?? 0) + i.count);
     }
+    evidence.push(...evidenceRowsOf(summary));
     const backlog = backlogOf(summary);
     const pendingRuns = new Set(summary.candidates.filter((c) => PENDING.has(c.status)).flatMap((c) => c.run_ids));
     for (const run of summary.runs) {
@@ -81,7 +86,44 @@ export function readPipeline(layout: WorkflowLayout, receipts: ReceiptSource): P
     }
     sessions.push(backlog);
   }
-  return { snapshot: { sessions, problems, pendingTargets }, consumption };
+  return { snapshot: { sessions, problems, pendingTargets }, consumption, evidence };
+}
+
+/** The validated / cited / contradicted judgements of one session, one row per run. */
+export function evidenceRowsOf(summary: SessionSummary): EvidenceRow[] {
+  const rows: EvidenceRow[] = [];
+  for (const i of summary.inputs) {
+    if (!(EVIDENCE_SIGNALS as readonly string[]).includes(i.signal)) continue;
+    for (const run_id of i.run_ids) {
+      rows.push({
+        knowledge_id: i.knowledge_id,
+        session_id: summary.session_id,
+        run_id,
+        signal: i.signal as EvidenceSignal,
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * Every session's judgements, for `spec health`: ledgers only (no receipts). Damaged sessions and
+ * ledgers are skipped and counted, never fatal.
+ */
+export function readEvidenceRows(layout: WorkflowLayout): { rows: EvidenceRow[]; skipped: number } {
+  const listed = listSessions(layout);
+  const rows: EvidenceRow[] = [];
+  let skipped = listed.problems.length;
+  for (const s of listed.sessions) {
+    try {
+      const summary = summarizeSession(layout, s.session_id);
+      skipped += summary.problems.length;
+      rows.push(...evidenceRowsOf(summary));
+    } catch {
+      skipped++;
+    }
+  }
+  return { rows, skipped };
 }
 
 function backlogOf(summary: SessionSummary): SessionBacklog {

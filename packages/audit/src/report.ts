@@ -5,6 +5,7 @@ import { finding, sortFindings } from './finding.js';
 import { analyzeLinks } from './links.js';
 import { brokenKnowhowFiles, flagPendingTargets, inScope, notEditable, planPrune } from './plan.js';
 import { type CodeRef, codeRefFindings, entryFindings, issueFindings, staleFindings } from './rules-corpus.js';
+import { type EvidenceRow, evidenceSummary } from './rules-evidence.js';
 import { linkFindings } from './rules-links.js';
 import { EMPTY_PIPELINE, type PipelineSnapshot, pipelineFindings, pipelineTotals } from './rules-pipeline.js';
 import { type UsageSnapshot, usageFindings } from './rules-usage.js';
@@ -21,6 +22,8 @@ export interface AuditInput {
   codeRefs?: readonly CodeRef[];
   pipeline?: PipelineSnapshot;
   usage?: UsageSnapshot;
+  /** Validated / cited / contradicted judgements from the run ledgers. */
+  evidence?: readonly EvidenceRow[];
   /** Backups whose apply never finished (state `applying`). */
   interruptedBackups?: readonly string[];
   /** The backup of a `knowledge restore` that stopped before it finished (its intent is pending). */
@@ -48,6 +51,7 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
   const pipeline = input.pipeline ?? EMPTY_PIPELINE;
   const usage = usageFindings(input.entries, input.usage ?? { exposure: null, consumption: null });
   const broken = brokenKnowhowFiles(input.issues);
+  const evidence = evidenceSummary(input.entries, input.evidence ?? [], within);
   const findings: Finding[] = [
     ...linkFindings(input.entries, links, duplicates, rawPlan, (e) => notEditable(e, links, broken), within),
     ...entryFindings(input.entries, new Set(input.files), input.now, within, broken),
@@ -56,6 +60,7 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
     ...codeRefFindings(input.codeRefs ?? [], within),
     ...pipelineFindings(pipeline),
     ...usage.findings,
+    ...evidence.findings,
     ...(input.interruptedBackups ?? []).map(interruptedFinding),
     ...(input.interruptedRestore ? [interruptedRestoreFinding(input.interruptedRestore)] : []),
     ...(input.leftoverTemps ?? []).map(leftoverTempFinding),
@@ -70,6 +75,7 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
     knowhow: within('knowhow') ? knowhowStats(input.entries, broken) : null,
     pipeline: pipelineTotals(pipeline),
     usage: { exposure: usage.exposure, consumption: usage.consumption },
+    evidence: evidence.summary,
     counts: {
       P0: sorted.filter((f) => f.priority === 'P0').length,
       P1: sorted.filter((f) => f.priority === 'P1').length,

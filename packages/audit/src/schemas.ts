@@ -1,3 +1,4 @@
+import { SpecHealthOutput } from '@maestro/spec';
 import { z } from 'zod';
 
 /**
@@ -75,6 +76,28 @@ const UsageStats = z.strictObject({
   gini: z.number().nullable(),
 });
 
+export const EntryEvidenceSchema = z.strictObject({
+  knowledge_id: z.string(),
+  validated_sessions: z.number().int().describe('distinct sessions with a run that recorded `validated`'),
+  cited_sessions: z.number().int().describe('distinct sessions that cited it without validating it'),
+  contradicted_sessions: z.number().int().describe('distinct sessions with a run that recorded `contradicted`'),
+  confidence: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe('(1 + v + 0.5·c) / (2 + v + 0.5·c + x) over distinct sessions; 0.5 without evidence'),
+  contradicted_runs: z.array(z.string()).describe('<session>/<run> of every run that contradicted it'),
+});
+
+export const EvidenceSummarySchema = z.strictObject({
+  entries: z.number().int().describe('entries with any validated, cited or contradicted signal'),
+  supported: z.number().int().describe('entries with confidence above 0.5'),
+  contradicted: z.number().int().describe('entries contradicted at least once'),
+  below_threshold: z.number().int().describe('active entries contradicted below the finding threshold (0.35)'),
+  by_entry: z.array(EntryEvidenceSchema),
+  note: z.string(),
+});
+
 export const AppliedSchema = z.strictObject({
   count: z.number().int(),
   audit_id: z.string().nullable(),
@@ -120,6 +143,7 @@ export const AuditReportSchema = z
       rejected: z.number().int(),
     }),
     usage: z.strictObject({ exposure: UsageStats, consumption: UsageStats }),
+    evidence: EvidenceSummarySchema.describe('knowledge confidence from run-ledger judgements (never from exposure)'),
     counts: z.strictObject({ P0: z.number().int(), P1: z.number().int(), P2: z.number().int() }),
     findings: z.array(FindingSchema),
     prune_plan: PrunePlanSchema.nullable().describe('null without --prune'),
@@ -233,10 +257,17 @@ export type PrunePlan = z.infer<typeof PrunePlanSchema>;
 export type AuditReport = z.infer<typeof AuditReportSchema>;
 export type Applied = z.infer<typeof AppliedSchema>;
 export type UsageStats = z.infer<typeof UsageStats>;
+export type EntryEvidence = z.infer<typeof EntryEvidenceSchema>;
+export type EvidenceSummary = z.infer<typeof EvidenceSummarySchema>;
 export type AuditLogLine = z.infer<typeof AuditLogLineSchema>;
 export type AuditBackupManifest = z.infer<typeof AuditBackupManifestSchema>;
 export type BackupList = z.infer<typeof BackupListSchema>;
 export type RestoreResult = z.infer<typeof RestoreResultSchema>;
+
+export const SpecHealthEvidenceOutput = SpecHealthOutput.extend({
+  evidence: EvidenceSummarySchema.describe('spec entries only'),
+  evidence_findings: z.array(FindingSchema).describe('spec entries contradicted below the threshold, with their runs'),
+}).describe('maestro spec health --json: the corpus counts plus knowledge confidence from run-ledger evidence');
 
 /** Every schema this package publishes in schemas/, by file name. */
 export const jsonSchemas = {
@@ -246,4 +277,5 @@ export const jsonSchemas = {
   'audit-backup-manifest': AuditBackupManifestSchema,
   'audit-backup-list': BackupListSchema,
   'audit-restore-result': RestoreResultSchema,
+  'spec-health-evidence-output': SpecHealthEvidenceOutput,
 };

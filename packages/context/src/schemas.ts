@@ -2,9 +2,9 @@ import { PackResolveOutput } from '@maestro/packs';
 import { z } from 'zod';
 
 export const ContextBlockOutput = z.object({
-  name: z.string().describe('recalled-knowledge, or packs (the pack catalog and wrappers)'),
+  name: z.string().describe('recalled-knowledge, packs (the pack catalog and wrappers) or recalled-memories'),
   tokens: z.number().int(),
-  ids: z.array(z.string()).describe('entry ids (recalled-knowledge) or pack names (packs)'),
+  ids: z.array(z.string()).describe('entry ids (recalled-knowledge), pack names (packs) or memory ids'),
 });
 
 export const RecallOutput = z.object({
@@ -29,6 +29,12 @@ export const ContextOutput = PackResolveOutput.extend({
   exposure_recorded: z.boolean().describe('the included spec ids were counted as shown (exposure only)'),
   blocks: z.array(ContextBlockOutput).describe('the blocks of `context`, in order (empty ones left out)'),
   recall: RecallOutput,
+  recalled_memories: z
+    .strictObject({ agent: z.string(), ids: z.array(z.string()) })
+    .optional()
+    .describe(
+      "the calling agent's private memories appended after the knowledge, in <recalled-memories> (maestro context always sets it)",
+    ),
 }).describe('maestro context --json');
 
 export type ContextOutputData = z.infer<typeof ContextOutput>;

@@ -47,6 +47,16 @@ export function fsyncDir(dir: string): void {
   }
 }
 
+export interface AtomicWriteOptions {
+  /**
+   * File mode of the written file (the temp file is created with it, so the bytes are never
+   * readable under a wider mode). Default: the existing file's mode, else 0666 minus the umask.
+   */
+  mode?: number;
+  /** Mode of directories created on the way (minus the umask). */
+  dirMode?: number;
+}
+
 function existingMode(path: string): number | null {
   try {
     return statSync(path).mode & 0o7777;
@@ -62,17 +72,22 @@ function existingMode(path: string): number | null {
  * every lock it took (`LOCK_LOST` otherwise, nothing written), and it first removes temps of this
  * file left by writers that were killed. Crash point: `atomic:before-rename` (temp written and synced).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   refuseNonFileTargets([path]);
   const dir = dirname(path);
   let tmp: string | null = null;
   assertMayWrite(path);
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, ...(options.dirMode === undefined ? {} : { mode: options.dirMode }) });
     sweepDeadTemps(path);
-    const mode = existingMode(path);
+    const mode = options.mode ?? existingMode(path);
     tmp = tempPathFor(path);
-    const fd = openSync(tmp, 'wx');
+    // Created with the final mode, so the bytes are never readable under a wider one.
+    const fd = openSync(tmp, 'wx', mode ?? 0o666);
     try {
       writeFileSync(fd, data);
       if (mode !== null) fchmodSync(fd, mode);
@@ -108,6 +123,6 @@ function removeQuietly(path: string): void {
 }
 
 /** Writes JSON (2-space indent, final newline) atomically. */
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+export async function writeJsonAtomic(path: string, value: unknown, options?: AtomicWriteOptions): Promise<void> {
+  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, options);
 }

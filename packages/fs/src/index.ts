@@ -1,3 +1,4 @@
+export type { AtomicWriteOptions } from './atomic.js';
 export { fsyncDir, refuseNonFileTargets, writeFileAtomic, writeJsonAtomic } from './atomic.js';
 export type { BackupManifest } from './backup.js';
 export { backupFiles, readBackupManifest, restoreFiles } from './backup.js';

@@ -62,6 +62,20 @@ describe('stale locks', () => {
     expect(existsSync(lock)).toBe(false);
   });
 
+  it('breaks an empty lock (its creator died before writing the owner) after two seconds, not the stale window', async () => {
+    const dir = tmpDir();
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, '');
+    const old = new Date(Date.now() - 3_000);
+    utimesSync(lock, old, old);
+    await withLock(join(dir, 'x'), () => undefined, { staleMs: 30_000, timeoutMs: 1_000 });
+    expect(existsSync(lock)).toBe(false);
+    writeFileSync(lock, ''); // fresh: a creator may be writing its owner right now
+    await expect(withLock(join(dir, 'x'), () => undefined, { staleMs: 30_000, timeoutMs: 300 })).rejects.toThrow(
+      LockTimeoutError,
+    );
+  });
+
   it('breaks a lock whose owner pid is dead on this host at once', async () => {
     const dir = tmpDir();
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });

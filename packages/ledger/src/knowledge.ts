@@ -3,7 +3,7 @@ import type { WorkflowLayout } from '@maestro/fs';
 import { updateDelta } from './delta.js';
 import { type KnownIds, resolveKnowledgeIds } from './ids.js';
 import { readRun } from './run.js';
-import type { CandidateAction, InputSource, LedgerInput, RunRecord, Signal } from './schemas.js';
+import type { CandidateAction, InputSource, LedgerInput, RunRecord, Signal, SourceKind } from './schemas.js';
 import { readSession } from './session.js';
 import { actionConflict, checkStageInput, type RecordInput, recordInto, stageInto } from './stage.js';
 import { summarizeSession } from './summary.js';
@@ -45,6 +45,8 @@ export interface StageRequest {
   signal_ids?: string[];
   /** Record signal ids that are not in the corpus instead of refusing. */
   allow_unknown?: boolean;
+  /** Where the candidate comes from (default `manual`). */
+  source_kind?: SourceKind;
 }
 
 export interface StageResult {
@@ -74,7 +76,7 @@ export async function stageKnowledge(
     title: req.title,
     content: req.content,
     category: req.category ?? null,
-    source_kind: 'manual',
+    source_kind: req.source_kind ?? 'manual',
     evidence_refs: [`run:${req.run_id}`, ...(req.evidence ?? [])],
   });
   assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id), layout);

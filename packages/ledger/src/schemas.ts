@@ -20,7 +20,8 @@ export const SIGNALS = ['consumed', 'cited', 'validated', 'contradicted'] as con
 export const INPUT_SOURCES = ['load', 'search', 'injection', 'manual'] as const;
 export const TARGETS = ['spec', 'knowhow'] as const;
 export const ACTIONS = ['propose', 'reaffirm', 'supersede', 'contest'] as const;
-export const SOURCE_KINDS = ['decision', 'constraint', 'manual'] as const;
+/** `memory`: staged by `maestro memory promote` from a private memory record (evidence `memory:<agent>/<id>`). */
+export const SOURCE_KINDS = ['decision', 'constraint', 'manual', 'memory'] as const;
 export const CANDIDATE_STATUSES = ['pending', 'promoting', 'promoted', 'rejected'] as const;
 export const SESSION_STATUSES = ['running', 'sealed'] as const;
 export const RUN_STATUSES = ['running', 'completed', 'sealed'] as const;

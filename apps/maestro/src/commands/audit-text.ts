@@ -38,6 +38,10 @@ function summaryLines(r: AuditReport): string[] {
         : `${name}: top-10 ${(u.top10_share * 100).toFixed(1)}% · Gini ${u.gini?.toFixed(2)} over ${u.entries} active entries`,
     );
   }
+  const ev = r.evidence;
+  lines.push(
+    `Evidence: ${ev.entries} entr${ev.entries === 1 ? 'y' : 'ies'} judged by runs · ${ev.supported} supported · ${ev.contradicted} contradicted · ${ev.below_threshold} below threshold`,
+  );
   return lines;
 }
 

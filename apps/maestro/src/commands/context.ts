@@ -1,4 +1,6 @@
+import type { ContextOutputData } from '@maestro/context';
 import { inputError } from '@maestro/core';
+import type { RecalledMemories } from '@maestro/memory';
 import type { CommandContext, CommandModule, ParsedArgs } from '../kit.js';
 import {
   budgetOption,
@@ -13,7 +15,7 @@ import {
 import { resolveWarnings } from './pack-resolve.js';
 
 const usage =
-  'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--json] | maestro context --hook claude|codex';
+  'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--agent A] [--json] | maestro context --hook claude|codex';
 
 /** The prompt hook's default budget: the context should be small next to the prompt itself. */
 const HOOK_BUDGET = 1500;
@@ -56,6 +58,7 @@ export const command: CommandModule = {
     session: { type: 'string' },
     run: { type: 'string' },
     hook: { type: 'string' },
+    agent: { type: 'string' },
     ...TIER_OPTIONS,
     ...SCOPE_OPTIONS,
   },
@@ -64,6 +67,7 @@ export const command: CommandModule = {
     session: 'with --run: the session the agent works in (attribution only; nothing is recorded on it)',
     run: 'with --session: the running run (context never records consumption; use `maestro load` for that)',
     hook: 'claude|codex: read the agent hook event (JSON) from stdin and answer in its format; fails open',
+    agent: 'whose private memories to recall into <recalled-memories> (default $MAESTRO_AGENT, else "default")',
     ...TIER_HELP,
     ...SCOPE_HELP,
   },
@@ -86,17 +90,25 @@ export const command: CommandModule = {
       const { readRun } = await import('@maestro/ledger');
       readRun(ctx.layout, session, run); // unknown session or run: exit 2 naming it
     }
-    const [{ promptContext }, { DEFAULT_BUDGET }] = await Promise.all([
+    const [{ promptContext }, { DEFAULT_BUDGET }, { recalledMemoriesBlock }] = await Promise.all([
       import('@maestro/context'),
       import('@maestro/packs'),
+      import('@maestro/memory'),
     ]);
+    const budget = budgetOption(args, DEFAULT_BUDGET);
+    // The agent's own memories first, so the knowledge and packs get what the memory block leaves.
+    const memories = await recalledMemoriesBlock(
+      { root: ctx.root, agent: str(args, 'agent'), env: ctx.env, runtime: ctx.runtime },
+      prompt,
+      { session, budget },
+    );
     const scopes = await scopeOptions(ctx, args);
-    const { data, warnings } = await promptContext(
+    const { data: knowledge, warnings } = await promptContext(
       ctx.layout,
       {
         ...scopes,
         prompt,
-        budget: budgetOption(args, DEFAULT_BUDGET),
+        budget: budget - memories.tokens,
         confirm: strings(args, 'confirm'),
         catalog: args.values.catalog === true,
         guide: args.values['no-guide'] !== true,
@@ -105,6 +117,21 @@ export const command: CommandModule = {
       },
       ctx.runtime,
     );
+    if (memories.warning) warnings.push(memories.warning);
+    const data = withMemories(knowledge, budget, memories);
     return { data, text: data.context, warnings: [...warnings, ...resolveWarnings(data)] };
   },
 };
+
+/** The `<recalled-memories>` block goes after the knowledge and the packs (seed 003: memory is the agent's, not the project's). */
+function withMemories(k: ContextOutputData, budget: number, m: RecalledMemories): ContextOutputData {
+  const blocks = m.block ? [...k.blocks, { name: 'recalled-memories', tokens: m.tokens, ids: m.ids }] : k.blocks;
+  return {
+    ...k,
+    budget,
+    context: k.context + m.block,
+    token_estimate: k.token_estimate + m.tokens,
+    blocks,
+    recalled_memories: { agent: m.agent, ids: m.ids },
+  };
+}

@@ -1,4 +1,3 @@
-import { readSpecHealth } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { positionals } from './spec-cli.js';
 
@@ -6,14 +5,15 @@ const usage = 'maestro spec health';
 
 export const command: CommandModule = {
   usage,
-  summary: 'Counts, broken and cyclic supersession links, contested and stale entries',
+  summary: 'Counts, broken and cyclic supersession links, contested and stale entries, evidence from runs',
   options: {},
   optionHelp: {},
   examples: ['maestro spec health', 'maestro spec health --json'],
   needsWorkflow: true,
   async run(ctx, args) {
     positionals(args, [], 0, usage);
-    const h = readSpecHealth(ctx.layout, ctx.runtime.now());
+    const { CONTRADICTED_BELOW, specHealthWithEvidence } = await import('@maestro/audit');
+    const h = specHealthWithEvidence(ctx.layout, ctx.runtime.now());
     const lines = [
       `Spec entries: ${h.total} (${h.active} active, ${h.deprecated} deprecated, ${h.legacy} legacy)`,
       `Sids: ${h.withSid} with, ${h.withoutSid} without${h.withoutSid ? ' (run `maestro spec backfill-sid`)' : ''}`,
@@ -38,6 +38,11 @@ export const command: CommandModule = {
     );
     for (const c of capped)
       lines.push(`  ~ ${c.id} ${c.chars} characters (.workflow/${c.file}${c.line ? `:${c.line}` : ''})`);
+    const ev = h.evidence;
+    lines.push(
+      `Evidence: ${ev.entries} entr${ev.entries === 1 ? 'y' : 'ies'} judged by runs, ${ev.supported} supported, ${ev.contradicted} contradicted (${ev.below_threshold} below ${CONTRADICTED_BELOW})`,
+    );
+    for (const f of h.evidence_findings) lines.push(`  ! ${f.target}: ${f.evidence}`);
     return { data: h, text: lines.join('\n') };
   },
 };
