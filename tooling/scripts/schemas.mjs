@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 const root = resolve(import.meta.dirname, '../..');
 const sources = [
-  ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate'].map(
+  ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'graph', 'promote', 'audit', 'gate'].map(
     (p) => `packages/${p}`,
   ),
   'apps/maestro',

@@ -1,6 +1,7 @@
 import { jsonSchemas as audit } from '@maestro/audit';
 import { environmentError } from '@maestro/core';
 import { jsonSchemas as gate } from '@maestro/gate';
+import { jsonSchemas as graph } from '@maestro/graph';
 import { jsonSchemas as ledger } from '@maestro/ledger';
 import { jsonSchemas as packs } from '@maestro/packs';
 import { jsonSchemas as promote } from '@maestro/promote';
@@ -18,6 +19,7 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...packs,
   ...reconcile,
   ...search,
+  ...graph,
   ...promote,
   ...audit,
   ...gate,

@@ -38,6 +38,8 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'knowledge restore': ['audit-restore-result'],
   load: ['load-output'],
   search: ['search-output'],
+  'graph show': ['graph-show-output'],
+  'graph path': ['graph-path-output'],
   'pack list': ['pack-list-output'],
   'pack validate': ['pack-validate-output'],
   'pack resolve': ['pack-resolve-output'],

@@ -1,0 +1,104 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sha256 } from '@maestro/core';
+import { type WorkflowLayout, writeFileAtomic } from '@maestro/fs';
+import { corpusFiles } from '@maestro/reconcile';
+import type { GraphFileRecord, StoredGraph } from './model.js';
+
+export const GRAPH_SCHEMA = 'knowledge-graph/1.0';
+/** Bump when extraction changes: a graph built by another format is rebuilt, never trusted. */
+export const GRAPH_FORMAT = 1;
+export const GRAPH_FILE = 'graph.json';
+
+/** `.workflow/.index/graph/` (derived state: delete it any time). */
+export function graphDir(layout: WorkflowLayout): string {
+  return join(layout.index, 'graph');
+}
+
+function dirs(abs: string): string[] {
+  try {
+    return readdirSync(abs, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every file the graph is projected from, relative to `.workflow/`: the corpus files (as the
+ * corpus loader selects them) and each run's ledger and receipt that exists.
+ */
+export function graphSources(layout: WorkflowLayout): string[] {
+  const out = corpusFiles(layout);
+  for (const s of dirs(layout.sessions)) {
+    for (const r of dirs(join(layout.sessions, s, 'runs'))) {
+      let names: string[];
+      try {
+        names = readdirSync(join(layout.sessions, s, 'runs', r));
+      } catch {
+        continue;
+      }
+      for (const name of ['knowledge-delta.json', 'knowledge-reconciliation.json']) {
+        if (names.includes(name)) out.push(`sessions/${s}/runs/${r}/${name}`);
+      }
+    }
+  }
+  return out;
+}
+
+export const checksumOf = (files: readonly GraphFileRecord[]): string => sha256(JSON.stringify(files));
+
+export type StoredRead = { kind: 'missing' } | { kind: 'corrupt'; reason: string } | { kind: 'ok'; graph: StoredGraph };
+
+function shapeOk(g: StoredGraph): boolean {
+  return (
+    g !== null &&
+    typeof g === 'object' &&
+    g.schema_version === GRAPH_SCHEMA &&
+    typeof g.format === 'number' &&
+    typeof g.built_at_ms === 'number' &&
+    typeof g.checksum === 'string' &&
+    Array.isArray(g.files) &&
+    g.files.every(
+      (f) =>
+        f &&
+        typeof f.path === 'string' &&
+        typeof f.size === 'number' &&
+        typeof f.mtime_ms === 'number' &&
+        typeof f.hash === 'string' &&
+        Array.isArray(f.nodes) &&
+        Array.isArray(f.edges) &&
+        Array.isArray(f.problems),
+    )
+  );
+}
+
+/**
+ * Reads `graph.json` and checks it (shape, then the checksum over its files), by hand: no zod on
+ * the read path of `graph show`. The zod schema in schemas.ts describes the same shape.
+ */
+export function readStoredGraph(layout: WorkflowLayout): StoredRead {
+  let text: string;
+  try {
+    text = readFileSync(join(graphDir(layout), GRAPH_FILE), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'corrupt', reason: `${GRAPH_FILE} is unreadable (${(err as Error).message})` };
+  }
+  let g: StoredGraph;
+  try {
+    g = JSON.parse(text) as StoredGraph;
+  } catch (err) {
+    return { kind: 'corrupt', reason: `${GRAPH_FILE} is not valid JSON (${(err as Error).message})` };
+  }
+  if (!shapeOk(g)) return { kind: 'corrupt', reason: `${GRAPH_FILE} does not have the ${GRAPH_SCHEMA} shape` };
+  if (checksumOf(g.files) !== g.checksum) return { kind: 'corrupt', reason: `${GRAPH_FILE} fails its checksum` };
+  return { kind: 'ok', graph: g };
+}
+
+/** Writes graph.json atomically; the caller treats a failure as a warning (derived state). */
+export async function writeStoredGraph(layout: WorkflowLayout, graph: StoredGraph): Promise<void> {
+  await writeFileAtomic(join(graphDir(layout), GRAPH_FILE), `${JSON.stringify(graph)}\n`);
+}
