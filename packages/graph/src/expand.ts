@@ -87,7 +87,7 @@ export function expandIn(g: KnowledgeGraph, ids: readonly string[]): Omit<Expans
   const shown = new Set(ids);
   const hits = ids.map((id) => {
     const r = g.resolve(id);
-    const all = 'node' in r ? neighboursOf(g, r.node).filter((n) => !shown.has(n.id)) : [];
+    const all = !('state' in r) ? neighboursOf(g, r.node).filter((n) => !shown.has(n.id)) : [];
     const take = Math.min(all.length, EXPAND_LIMITS.perHit, left);
     if (take < all.length) truncated = true;
     left -= take;

@@ -110,8 +110,11 @@ export async function openGraph(layout: WorkflowLayout, options: OpenGraphOption
     if (!fresh) reextracted.push(path);
     if (!fresh || rec !== before.get(path)) changed = true;
   }
-  if (files.length !== before.size) changed = true;
-  const status: GraphStatus = prev === null ? (rebuilt ? 'rebuilt' : 'built') : changed ? 'updated' : 'fresh';
+  const setChanged = files.length !== before.size || files.some((f) => !before.has(f.path));
+  if (setChanged) changed = true;
+  // Re-stat'ed (same bytes) files are saved with their new stat, but the graph itself is unchanged.
+  const status: GraphStatus =
+    prev === null ? (rebuilt ? 'rebuilt' : 'built') : reextracted.length || setChanged ? 'updated' : 'fresh';
   if (!changed) return { files, status, reextracted, persisted: true, warnings };
   const graph: StoredGraph = { schema_version: GRAPH_SCHEMA, format: GRAPH_FORMAT, built_at_ms: builtAtMs, checksum: checksumOf(files), files };
   let persisted = false;

@@ -77,13 +77,11 @@ export class KnowledgeGraph {
   private addEdge(e: GraphEdge): void {
     const from = this.resolve(e.from);
     const to = this.resolve(e.to, e.at);
-    const fromNode = 'node' in from ? from.node : null;
-    const toNode = 'node' in to ? to.node : null;
-    const problem = !('node' in from)
-      ? { ...from, end: 'from' as const, ref: e.from }
-      : !('node' in to)
-        ? { ...to, end: 'to' as const, ref: e.to }
-        : null;
+    // A drifted positional id names a node, but not the one it meant: the edge does not resolve.
+    const fromNode = 'state' in from ? null : from.node;
+    const toNode = 'state' in to ? null : to.node;
+    const problem =
+      'state' in from ? { ...from, end: 'from' as const, ref: e.from } : 'state' in to ? { ...to, end: 'to' as const, ref: e.to } : null;
     const r: ResolvedEdge = { ...e, fromNode, toNode, problem };
     this.edges.push(r);
     if (fromNode) push(this.out, fromNode, r);

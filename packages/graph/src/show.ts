@@ -85,7 +85,7 @@ export async function loadGraph(layout: WorkflowLayout, persist = true): Promise
 /** A node by any id or alias; unknown, ambiguous and drifted references are exit 2 with candidates. */
 export function requireNode(g: KnowledgeGraph, ref: string): { node: GraphNode; alias: string | null } {
   const r = g.resolve(ref);
-  if ('node' in r) {
+  if (!('state' in r)) {
     const node = g.nodes.get(r.node)!;
     const given = ref.trim();
     // Sessions, runs and candidates are named by their own ids; only knowledge ids have aliases to report.
