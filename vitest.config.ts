@@ -17,8 +17,8 @@ export default defineConfig({
     maxWorkers: 2,
     hookTimeout: 30_000,
     projects: [
-      ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'graph', 'promote', 'audit', 'gate'].map((p) =>
-        unit(`@maestro/${p}`, `packages/${p}`),
+      ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'graph', 'promote', 'audit', 'gate'].map(
+        (p) => unit(`@maestro/${p}`, `packages/${p}`),
       ),
       unit('@maestro/cli', 'apps/maestro'),
       { extends: true, test: { name: 'e2e', root: resolve(here, 'e2e'), include: ['**/*.test.ts'] } },

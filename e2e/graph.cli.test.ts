@@ -16,15 +16,27 @@ describe('maestro graph show / path on a project in maestro-flow formats', () =>
     const out = GraphShowOutput.parse(r.json());
     expect(out.node).toMatchObject({ id: `spec:${FLOW.retry}`, entry_id: FLOW.retry, kind: 'spec' });
     expect(out.node.aliases).toContain('spec:project:coding-conventions-001');
-    const seen = out.neighbours.map((n) => `${n.edge.kind}:${n.edge.direction}:${n.node.id}:${n.edge.file}:${n.edge.line}`);
-    expect(seen).toContain('consumed:in:run:20260415-auth/20260415-001-plan:sessions/20260415-auth/runs/20260415-001-plan/knowledge-delta.json:10');
-    expect(seen).toContain('contradicted:in:run:20260415-auth/20260415-001-plan:sessions/20260415-auth/runs/20260415-001-plan/knowledge-delta.json:18');
-    expect(seen).toContain('contradicted:in:run:20260416-billing/20260416-001-build:sessions/20260416-billing/runs/20260416-001-build/knowledge-delta.json:10');
-    expect(seen).toContain(`resolved_as:in:candidate:${FLOW.promoted}:sessions/20260402-utc/runs/20260402-001-plan/knowledge-reconciliation.json:28`);
+    const seen = out.neighbours.map(
+      (n) => `${n.edge.kind}:${n.edge.direction}:${n.node.id}:${n.edge.file}:${n.edge.line}`,
+    );
+    expect(seen).toContain(
+      'consumed:in:run:20260415-auth/20260415-001-plan:sessions/20260415-auth/runs/20260415-001-plan/knowledge-delta.json:10',
+    );
+    expect(seen).toContain(
+      'contradicted:in:run:20260415-auth/20260415-001-plan:sessions/20260415-auth/runs/20260415-001-plan/knowledge-delta.json:18',
+    );
+    expect(seen).toContain(
+      'contradicted:in:run:20260416-billing/20260416-001-build:sessions/20260416-billing/runs/20260416-001-build/knowledge-delta.json:10',
+    );
+    expect(seen).toContain(
+      `resolved_as:in:candidate:${FLOW.promoted}:sessions/20260402-utc/runs/20260402-001-plan/knowledge-reconciliation.json:28`,
+    );
     expect(out.neighbours.some((n) => n.edge.kind === 'same_file' && n.node.entry_id === FLOW.utc)).toBe(true);
     expect(out.graph.status).toBe('built');
 
-    const two = GraphShowOutput.parse(m(root, 'graph', 'show', FLOW.utc, '--depth', '2', '--edge', 'promoted_from,ref', '--json').json());
+    const two = GraphShowOutput.parse(
+      m(root, 'graph', 'show', FLOW.utc, '--depth', '2', '--edge', 'promoted_from,ref', '--json').json(),
+    );
     const kinds = two.neighbours.map((n) => `${n.depth}:${n.edge.kind}:${n.node.id}:${n.edge.file}`);
     const ledger = 'sessions/20260402-utc/runs/20260402-001-plan/knowledge-delta.json';
     // promoted_from twice at depth 1: the entry's source attribute and the ledger's promotion receipt.
@@ -57,7 +69,9 @@ describe('maestro graph show / path on a project in maestro-flow formats', () =>
       'promoted_from:run:20260402-utc/20260402-001-plan',
       'promoted_from:session:20260402-utc',
     ]);
-    const none = GraphPathOutput.parse(m(root, 'graph', 'path', FLOW.late, '20260402-utc', '--edge', 'supersedes', '--json').json());
+    const none = GraphPathOutput.parse(
+      m(root, 'graph', 'path', FLOW.late, '20260402-utc', '--edge', 'supersedes', '--json').json(),
+    );
     expect(none).toMatchObject({ found: false, hops: [] });
   });
 
@@ -68,8 +82,12 @@ describe('maestro graph show / path on a project in maestro-flow formats', () =>
     expect(unknown.stderr).toContain('no knowledge, session, run or candidate with id S-20990101-zzzz');
     const drifted = m(root, 'graph', 'show', 'spec:project:coding-conventions-009', '--json');
     expect(drifted.code).toBe(2);
-    expect(drifted.json<{ error: { code: string; message: string } }>().error).toMatchObject({ code: 'DRIFTED_KNOWLEDGE_ID' });
-    expect(m(root, 'graph', 'show', FLOW.retry, '--depth', '9').stderr).toContain('--depth must be a whole number from 1 to 5');
+    expect(drifted.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+      code: 'DRIFTED_KNOWLEDGE_ID',
+    });
+    expect(m(root, 'graph', 'show', FLOW.retry, '--depth', '9').stderr).toContain(
+      '--depth must be a whole number from 1 to 5',
+    );
     const edge = m(root, 'graph', 'show', FLOW.retry, '--edge', 'likes');
     expect(edge.code).toBe(2);
     expect(edge.stderr).toContain('unknown edge kind(s): likes');

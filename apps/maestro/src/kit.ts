@@ -58,7 +58,9 @@ export interface CommandModule {
 
 /** "resolved alias X to Y" for each [as given, canonical id] pair that differ (a maestro-flow id form was used). */
 export function aliasWarnings(...pairs: [string, string][]): string[] {
-  return pairs.filter(([given, id]) => given.trim() !== id).map(([given, id]) => `resolved alias ${given.trim()} to ${id}`);
+  return pairs
+    .filter(([given, id]) => given.trim() !== id)
+    .map(([given, id]) => `resolved alias ${given.trim()} to ${id}`);
 }
 
 /** Global options every command accepts. */

@@ -1,4 +1,5 @@
 import type { Issue } from '@maestro/core';
+import type { GraphFinding } from '@maestro/graph';
 import type { KnowledgeEntry } from '@maestro/spec';
 import { exactDuplicateGroups } from './duplicates.js';
 import { finding, sortFindings } from './finding.js';
@@ -24,6 +25,8 @@ export interface AuditInput {
   /** Backups whose apply never finished (state `applying`). */
   interruptedBackups?: readonly string[];
   notes?: readonly string[];
+  /** Findings from the knowledge graph (broken chains, cross-session contradictions, duplicate clusters). */
+  graphFindings?: readonly GraphFinding[];
 }
 
 export interface AuditOptions {
@@ -53,6 +56,7 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
     ...pipelineFindings(pipeline),
     ...usage.findings,
     ...(input.interruptedBackups ?? []).map(interruptedFinding),
+    ...(input.graphFindings ?? []).filter((f) => f.store === 'pipeline' || within(f.store)).map((f) => finding(f)),
   ];
   const sorted = sortFindings(findings);
   const plan: PrunePlan | null = options.prune ? flagPendingTargets(rawPlan, pipeline.pendingTargets) : null;

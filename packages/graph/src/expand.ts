@@ -1,6 +1,6 @@
 import type { WorkflowLayout } from '@maestro/fs';
 import type { EdgeKind } from './model.js';
-import { type KnowledgeGraph, adjacent } from './query.js';
+import { adjacent, type KnowledgeGraph } from './query.js';
 import { loadGraph } from './show.js';
 
 /** `--expand` caps: neighbours per hit and in all. */
@@ -43,8 +43,10 @@ const RANK: Partial<Record<string, number>> = {
 };
 
 function label(kind: EdgeKind, direction: 'out' | 'in', detail: string | null, via: string | null): string {
-  if ((kind === 'superseded_by' && direction === 'out') || (kind === 'supersedes' && direction === 'in')) return 'successor (superseded_by)';
-  if ((kind === 'supersedes' && direction === 'out') || (kind === 'superseded_by' && direction === 'in')) return 'predecessor (supersedes)';
+  if ((kind === 'superseded_by' && direction === 'out') || (kind === 'supersedes' && direction === 'in'))
+    return 'successor (superseded_by)';
+  if ((kind === 'supersedes' && direction === 'out') || (kind === 'superseded_by' && direction === 'in'))
+    return 'predecessor (supersedes)';
   if (kind === 'resolved_as') return `resolved as ${detail}${via ? ` (via ${via.replace(/^candidate:/, '')})` : ''}`;
   return kind;
 }
@@ -55,14 +57,34 @@ function label(kind: EdgeKind, direction: 'out' | 'in', detail: string | null, v
  */
 function neighboursOf(g: KnowledgeGraph, id: string): ExpandedNeighbour[] {
   const out = new Map<string, { n: ExpandedNeighbour; rank: number }>();
-  const add = (node: string, kind: EdgeKind, direction: 'out' | 'in', detail: string | null, file: string, line: number | null, via: string | null) => {
+  const add = (
+    node: string,
+    kind: EdgeKind,
+    direction: 'out' | 'in',
+    detail: string | null,
+    file: string,
+    line: number | null,
+    via: string | null,
+  ) => {
     const n = g.nodes.get(node);
     if (!n?.entry_id || node === id) return;
     const key = kind === 'resolved_as' ? (detail ?? '') : `${direction}:${kind}`;
     const rank = RANK[key] ?? 5;
     const had = out.get(node);
     if (had && had.rank <= rank) return;
-    out.set(node, { rank, n: { id: n.entry_id, graphId: n.id, title: n.label, status: n.status, relation: label(kind, direction, detail, via), kind, file, line } });
+    out.set(node, {
+      rank,
+      n: {
+        id: n.entry_id,
+        graphId: n.id,
+        title: n.label,
+        status: n.status,
+        relation: label(kind, direction, detail, via),
+        kind,
+        file,
+        line,
+      },
+    });
   };
   const opts = { kinds: null, sameFileCap: 0 };
   for (const a of adjacent(g, id, opts)) {
@@ -73,8 +95,10 @@ function neighboursOf(g: KnowledgeGraph, id: string): ExpandedNeighbour[] {
     }
     // entry —promoted_from→ candidate —resolved_as→ entry, or the reverse.
     for (const b of adjacent(g, a.node, opts)) {
-      if (b.via.kind === 'resolved_as') add(b.node, 'resolved_as', b.via.direction, b.via.detail, b.via.file, b.via.line, a.node);
-      else if (a.via.kind === 'resolved_as' && b.via.kind === 'promoted_from' && b.via.direction === 'in') add(b.node, 'resolved_as', 'in', a.via.detail, a.via.file, a.via.line, a.node);
+      if (b.via.kind === 'resolved_as')
+        add(b.node, 'resolved_as', b.via.direction, b.via.detail, b.via.file, b.via.line, a.node);
+      else if (a.via.kind === 'resolved_as' && b.via.kind === 'promoted_from' && b.via.direction === 'in')
+        add(b.node, 'resolved_as', 'in', a.via.detail, a.via.file, a.via.line, a.node);
     }
   }
   return [...out.values()].sort((x, y) => x.rank - y.rank || x.n.id.localeCompare(y.n.id)).map((x) => x.n);
@@ -97,7 +121,11 @@ export function expandIn(g: KnowledgeGraph, ids: readonly string[]): Omit<Expans
 }
 
 /** `search --expand` / `context --expand`: opens the graph (best effort) and expands the hits. */
-export async function expandHits(layout: WorkflowLayout, ids: readonly string[], o: { readOnly?: boolean } = {}): Promise<Expansion> {
+export async function expandHits(
+  layout: WorkflowLayout,
+  ids: readonly string[],
+  o: { readOnly?: boolean } = {},
+): Promise<Expansion> {
   const { graph, warnings } = await loadGraph(layout, !o.readOnly);
   return { ...expandIn(graph, ids), warnings };
 }

@@ -14,7 +14,15 @@ const PROMOTED_SOURCE = /^session:([^:\s]+):(KDC-[a-f0-9]{16})$/;
 const problemsOf = (issues: Issue[]) =>
   issues.filter((i) => i.severity === 'error').map((i) => `${i.file}${i.line ? `:${i.line}` : ''}: ${i.message}`);
 
-function edge(kind: GraphEdge['kind'], from: string, to: string, file: string, line: number | null, detail: string | null = null, at: string | null = null): GraphEdge {
+function edge(
+  kind: GraphEdge['kind'],
+  from: string,
+  to: string,
+  file: string,
+  line: number | null,
+  detail: string | null = null,
+  at: string | null = null,
+): GraphEdge {
   return { kind, from, to, file, line, detail, at };
 }
 
@@ -25,7 +33,16 @@ function entryEdges(e: KnowledgeEntry, id: string, line: number | null): GraphEd
   if (e.supersededBy) out.push(edge('superseded_by', id, e.supersededBy, e.file, line));
   const marked = e.conflict?.note ? CANDIDATE.exec(e.conflict.note) : null;
   if (e.conflict) {
-    out.push(edge('conflict_marked', id, marked ? `candidate:${marked[0]}` : id, e.file, line, e.conflict.note ?? e.conflict.marker));
+    out.push(
+      edge(
+        'conflict_marked',
+        id,
+        marked ? `candidate:${marked[0]}` : id,
+        e.file,
+        line,
+        e.conflict.note ?? e.conflict.marker,
+      ),
+    );
   }
   if (e.ref) out.push(edge('ref', id, e.ref.replace(/^\.workflow\//, ''), e.file, line));
   const promoted = e.source ? PROMOTED_SOURCE.exec(e.source) : null;
@@ -83,7 +100,11 @@ export function extractKnowhowFile(file: string, text: string): FileContribution
   const node = entryNode(e, aliases);
   const at = (key: string) => lineOf(text, new RegExp(`^${key}\\s*:`, 'm')) ?? 1;
   const edges = entryEdges(e, node.id, 1).map((x) =>
-    x.kind === 'supersedes' ? { ...x, line: at('supersedes') } : x.kind === 'superseded_by' ? { ...x, line: at('supersededBy') } : x,
+    x.kind === 'supersedes'
+      ? { ...x, line: at('supersedes') }
+      : x.kind === 'superseded_by'
+        ? { ...x, line: at('supersededBy') }
+        : x,
   );
   return { nodes: [node], edges, problems: problemsOf(issues) };
 }
@@ -114,21 +135,62 @@ export function extractLedger(file: string, ledger: LedgerDoc, text: string): Fi
   const session = `session:${ledger.session_id}`;
   const dir = file.replace(/\/knowledge-delta\.json$/, '');
   const nodes: GraphNode[] = [
-    { id: session, kind: 'session', label: ledger.session_id, entry_id: null, status: null, date: null, file: dir.replace(/\/runs\/.*$/, ''), line: null, aliases: [ledger.session_id] },
-    { id: run, kind: 'run', label: ledger.run_id, entry_id: null, status: null, date: null, file, line: 1, aliases: [ledger.run_id] },
+    {
+      id: session,
+      kind: 'session',
+      label: ledger.session_id,
+      entry_id: null,
+      status: null,
+      date: null,
+      file: dir.replace(/\/runs\/.*$/, ''),
+      line: null,
+      aliases: [ledger.session_id],
+    },
+    {
+      id: run,
+      kind: 'run',
+      label: ledger.run_id,
+      entry_id: null,
+      status: null,
+      date: null,
+      file,
+      line: 1,
+      aliases: [ledger.run_id],
+    },
   ];
   const edges: GraphEdge[] = [edge('promoted_from', run, session, file, 1, 'run of session')];
   const inputLines = jsonLines(text, 'knowledge_id');
   ledger.inputs.forEach((i, n) => {
-    edges.push(edge(i.signal as GraphEdge['kind'], run, i.knowledge_id, file, inputLines[n] ?? null, `${i.source} ×${i.count}`, i.first_recorded_at));
+    edges.push(
+      edge(
+        i.signal as GraphEdge['kind'],
+        run,
+        i.knowledge_id,
+        file,
+        inputLines[n] ?? null,
+        `${i.source} ×${i.count}`,
+        i.first_recorded_at,
+      ),
+    );
   });
   const candidateLines = jsonLines(text, 'candidate_id');
   ledger.candidates.forEach((c, n) => {
     const id = `candidate:${c.candidate_id}`;
     const line = candidateLines[n] ?? null;
-    nodes.push({ id, kind: 'candidate', label: c.title, entry_id: null, status: c.status, date: null, file, line, aliases: [c.candidate_id] });
+    nodes.push({
+      id,
+      kind: 'candidate',
+      label: c.title,
+      entry_id: null,
+      status: c.status,
+      date: null,
+      file,
+      line,
+      aliases: [c.candidate_id],
+    });
     edges.push(edge('promoted_from', id, run, file, line, `staged (${c.target})`));
-    if (c.status === 'promoted' && c.promoted_id) edges.push(edge('promoted_from', c.promoted_id, id, file, line, 'promotion receipt'));
+    if (c.status === 'promoted' && c.promoted_id)
+      edges.push(edge('promoted_from', c.promoted_id, id, file, line, 'promotion receipt'));
   });
   return { nodes, edges, problems: [] };
 }

@@ -16,9 +16,14 @@ describe('the graph over a maestro-flow project', () => {
     expect(to('knowhow:tip-20260427-retry-jitter')).toEqual({ node: 'knowhow:tip-20260427-retry-jitter' });
     expect(to(FLOW.tip)).toEqual({ node: 'knowhow:tip-20260427-retry-jitter' });
     expect(to('tip-20260427-retry-jitter')).toEqual({ node: 'knowhow:tip-20260427-retry-jitter' });
-    expect(to(`legacy:coding-conventions.md:${FLOW.legacyLine}`)).toMatchObject({ node: expect.stringMatching(/^spec:D-/) });
+    expect(to(`legacy:coding-conventions.md:${FLOW.legacyLine}`)).toMatchObject({
+      node: expect.stringMatching(/^spec:D-/),
+    });
     // Position 3 holds an entry dated 2026-05-10: an id recorded in April named something else.
-    expect(to('spec:project:coding-conventions-003', '2026-04-15T09:00:00Z')).toMatchObject({ state: 'drifted', node: `spec:${FLOW.late}` });
+    expect(to('spec:project:coding-conventions-003', '2026-04-15T09:00:00Z')).toMatchObject({
+      state: 'drifted',
+      node: `spec:${FLOW.late}`,
+    });
     expect(to('spec:project:coding-conventions-003')).toEqual({ node: `spec:${FLOW.late}` });
     expect(to('spec:project:coding-conventions-009')).toEqual({ state: 'dangling' });
   });
@@ -28,7 +33,9 @@ describe('the graph over a maestro-flow project', () => {
     const f = graphFindings(g);
     const broken = f.filter((x) => x.subtype === 'broken-chain').map((x) => x.evidence);
     expect(broken).toEqual([
-      expect.stringContaining('names spec:project:coding-conventions-003, a drifted positional id (recorded 2026-04-15'),
+      expect.stringContaining(
+        'names spec:project:coding-conventions-003, a drifted positional id (recorded 2026-04-15',
+      ),
       expect.stringContaining('names spec:project:coding-conventions-009, which is not in the project'),
     ]);
     expect(f.find((x) => x.subtype === 'contradicted-across-sessions')).toMatchObject({
@@ -48,7 +55,11 @@ describe('the graph over a maestro-flow project', () => {
   it('expand: a hit shows the rules resolved against it (through the candidate), capped and labelled', async () => {
     const g = await fixtureGraph();
     const e = expandIn(g, [FLOW.retry]);
-    expect(e.hits[0].neighbours[0]).toMatchObject({ id: FLOW.utc, relation: `resolved as duplicate (via ${FLOW.promoted})`, kind: 'resolved_as' });
+    expect(e.hits[0].neighbours[0]).toMatchObject({
+      id: FLOW.utc,
+      relation: `resolved as duplicate (via ${FLOW.promoted})`,
+      kind: 'resolved_as',
+    });
     expect(e.hits[0].neighbours.length).toBeLessThanOrEqual(3);
     const utc = expandIn(g, [FLOW.utc]).hits[0].neighbours.map((n) => n.relation);
     expect(utc).toContain(`resolved as duplicate (via ${FLOW.promoted})`);
@@ -61,6 +72,11 @@ describe('the graph over a maestro-flow project', () => {
     const g = await fixtureGraph();
     const hops = shortestPath(g, `spec:${FLOW.retry}`, 'session:20260416-billing', { kinds: null, maxDepth: 8 });
     expect(hops?.map((h) => h.via.kind)).toEqual(['contradicted', 'promoted_from']);
-    expect(shortestPath(g, `spec:${FLOW.retry}`, 'session:20260416-billing', { kinds: new Set(['supersedes']), maxDepth: 8 })).toBeNull();
+    expect(
+      shortestPath(g, `spec:${FLOW.retry}`, 'session:20260416-billing', {
+        kinds: new Set(['supersedes']),
+        maxDepth: 8,
+      }),
+    ).toBeNull();
   });
 });

@@ -4,7 +4,15 @@ export type { LedgerDoc, ReceiptDoc } from './extract.js';
 export { extractKnowhowFile, extractLedger, extractReceipt, extractSpecFile } from './extract.js';
 export type { GraphFinding } from './findings.js';
 export { graphFindings } from './findings.js';
-export type { EdgeKind, FileContribution, GraphEdge, GraphFileRecord, GraphNode, NodeKind, StoredGraph } from './model.js';
+export type {
+  EdgeKind,
+  FileContribution,
+  GraphEdge,
+  GraphFileRecord,
+  GraphNode,
+  NodeKind,
+  StoredGraph,
+} from './model.js';
 export { EDGE_KINDS } from './model.js';
 export type { GraphStatus, OpenedGraph, OpenGraphOptions } from './open.js';
 export { contributionOf, openGraph } from './open.js';

@@ -36,7 +36,10 @@ describe('openGraph: a rebuildable projection updated per changed file', () => {
     const root = tmpProject(maestroFlowTree());
     const layout = workflowLayout(root);
     const built = await openGraph(layout);
-    settle(root, built.files.map((f) => f.path));
+    settle(
+      root,
+      built.files.map((f) => f.path),
+    );
     const before = (await openGraph(layout)).files;
     const ledger = join(root, '.workflow', AUTH);
     writeFileSync(ledger, readFileSync(ledger, 'utf8').replace('"signal": "cited"', '"signal": "validated"'));
@@ -53,14 +56,19 @@ describe('openGraph: a rebuildable projection updated per changed file', () => {
     expect(kinds).not.toContain('cited');
     // The stored file is what the next process reads.
     const stored = readStoredGraph(layout);
-    expect(stored.kind === 'ok' && stored.graph.files.find((f) => f.path === AUTH)!.edges.map((e) => e.kind)).toContain('validated');
+    expect(stored.kind === 'ok' && stored.graph.files.find((f) => f.path === AUTH)!.edges.map((e) => e.kind)).toContain(
+      'validated',
+    );
   });
 
   it('same bytes with a new mtime are re-hashed, not re-extracted; removed files leave the graph', async () => {
     const root = tmpProject(maestroFlowTree());
     const layout = workflowLayout(root);
     const built = await openGraph(layout);
-    settle(root, built.files.map((f) => f.path));
+    settle(
+      root,
+      built.files.map((f) => f.path),
+    );
     await openGraph(layout);
     const touched = new Date(Date.now() - 30_000);
     utimesSync(join(root, '.workflow', SPEC), touched, touched);

@@ -34,7 +34,13 @@ export function contributionOf(path: string, text: string): FileContribution {
     const r = ReceiptSchema.safeParse(JSON.parse(text));
     if (!r.success) {
       const first = r.error.issues[0];
-      return { nodes: [], edges: [], problems: [`.workflow/${path}: not a knowledge-reconciliation/1.0 receipt (${first?.path.join('.')}: ${first?.message})`] };
+      return {
+        nodes: [],
+        edges: [],
+        problems: [
+          `.workflow/${path}: not a knowledge-reconciliation/1.0 receipt (${first?.path.join('.')}: ${first?.message})`,
+        ],
+      };
     }
     return extractReceipt(path, r.data, text);
   } catch (err) {
@@ -46,11 +52,22 @@ export function contributionOf(path: string, text: string): FileContribution {
  * One source file, reused from `prev` when its stat (size, mtime) is unchanged and not racily
  * close to the previous build, or when its bytes hash the same; otherwise extracted again.
  */
-function project(layout: WorkflowLayout, path: string, prev: GraphFileRecord | undefined, builtAt: number | null): { rec: GraphFileRecord | null; fresh: boolean } {
+function project(
+  layout: WorkflowLayout,
+  path: string,
+  prev: GraphFileRecord | undefined,
+  builtAt: number | null,
+): { rec: GraphFileRecord | null; fresh: boolean } {
   const abs = join(layout.workflow, path);
   const st = statSync(abs, { throwIfNoEntry: false });
   if (!st) return { rec: null, fresh: false };
-  if (prev && builtAt !== null && prev.size === st.size && prev.mtime_ms === st.mtimeMs && st.mtimeMs < builtAt - RACY_WINDOW_MS) {
+  if (
+    prev &&
+    builtAt !== null &&
+    prev.size === st.size &&
+    prev.mtime_ms === st.mtimeMs &&
+    st.mtimeMs < builtAt - RACY_WINDOW_MS
+  ) {
     return { rec: prev, fresh: true };
   }
   let buf: Buffer;
@@ -80,7 +97,9 @@ function readPrevious(layout: WorkflowLayout, warnings: string[]): { prev: Store
   const read = readStoredGraph(layout);
   if (read.kind === 'missing') return { prev: null, rebuilt: false };
   if (read.kind === 'corrupt') {
-    warnings.push(`the knowledge graph in .workflow/.index/graph/ was unusable (${read.reason}); rebuilt it from the sources`);
+    warnings.push(
+      `the knowledge graph in .workflow/.index/graph/ was unusable (${read.reason}); rebuilt it from the sources`,
+    );
     return { prev: null, rebuilt: true };
   }
   if (read.graph.format !== GRAPH_FORMAT) return { prev: null, rebuilt: true };
@@ -116,7 +135,13 @@ export async function openGraph(layout: WorkflowLayout, options: OpenGraphOption
   const status: GraphStatus =
     prev === null ? (rebuilt ? 'rebuilt' : 'built') : reextracted.length || setChanged ? 'updated' : 'fresh';
   if (!changed) return { files, status, reextracted, persisted: true, warnings };
-  const graph: StoredGraph = { schema_version: GRAPH_SCHEMA, format: GRAPH_FORMAT, built_at_ms: builtAtMs, checksum: checksumOf(files), files };
+  const graph: StoredGraph = {
+    schema_version: GRAPH_SCHEMA,
+    format: GRAPH_FORMAT,
+    built_at_ms: builtAtMs,
+    checksum: checksumOf(files),
+    files,
+  };
   let persisted = false;
   if (options.persist !== false) {
     try {
@@ -125,7 +150,9 @@ export async function openGraph(layout: WorkflowLayout, options: OpenGraphOption
       const key = fileKey(layout);
       if (key) memo.set(layout.workflow, { key, graph });
     } catch (err) {
-      warnings.push(`could not save the knowledge graph (${(err as Error).message.split('\n')[0]}); answered from memory`);
+      warnings.push(
+        `could not save the knowledge graph (${(err as Error).message.split('\n')[0]}); answered from memory`,
+      );
     }
   }
   return { files, status, reextracted, persisted, warnings };

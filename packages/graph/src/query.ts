@@ -1,7 +1,10 @@
 import type { EdgeKind, FileContribution, GraphEdge, GraphNode } from './model.js';
 
 /** Why an edge end did not resolve to exactly one node. */
-export type Unresolved = { state: 'dangling' } | { state: 'ambiguous'; nodes: string[] } | { state: 'drifted'; node: string; reason: string };
+export type Unresolved =
+  | { state: 'dangling' }
+  | { state: 'ambiguous'; nodes: string[] }
+  | { state: 'drifted'; node: string; reason: string };
 
 export interface ResolvedEdge extends GraphEdge {
   /** Node ids of both ends, or null when that end did not resolve (see `problem`). */
@@ -69,7 +72,11 @@ export class KnowledgeGraph {
     const n = this.nodes.get(node)!;
     const recorded = at?.slice(0, 10);
     if (recorded && /^spec:[a-z]+:.+-\d{3,}$/i.test(ref) && n.aliases.includes(ref) && n.date && n.date > recorded) {
-      return { state: 'drifted', node, reason: `recorded ${recorded}, but the entry now at that position is dated ${n.date}` };
+      return {
+        state: 'drifted',
+        node,
+        reason: `recorded ${recorded}, but the entry now at that position is dated ${n.date}`,
+      };
     }
     return { node };
   }
@@ -81,7 +88,11 @@ export class KnowledgeGraph {
     const fromNode = 'state' in from ? null : from.node;
     const toNode = 'state' in to ? null : to.node;
     const problem =
-      'state' in from ? { ...from, end: 'from' as const, ref: e.from } : 'state' in to ? { ...to, end: 'to' as const, ref: e.to } : null;
+      'state' in from
+        ? { ...from, end: 'from' as const, ref: e.from }
+        : 'state' in to
+          ? { ...to, end: 'to' as const, ref: e.to }
+          : null;
     const r: ResolvedEdge = { ...e, fromNode, toNode, problem };
     this.edges.push(r);
     if (fromNode) push(this.out, fromNode, r);
@@ -115,7 +126,14 @@ export interface Neighbour {
   node: string;
   depth: number;
   /** The edge that reached it, oriented as written: `direction` out = from the nearer node. */
-  via: { kind: EdgeKind; direction: 'out' | 'in'; from: string; file: string; line: number | null; detail: string | null };
+  via: {
+    kind: EdgeKind;
+    direction: 'out' | 'in';
+    from: string;
+    file: string;
+    line: number | null;
+    detail: string | null;
+  };
 }
 
 export interface WalkOptions {
@@ -128,19 +146,34 @@ export interface WalkOptions {
 }
 
 /** Edges of a node, both directions, plus derived same_file links, in a stable order. */
-export function adjacent(g: KnowledgeGraph, id: string, o: Pick<WalkOptions, 'kinds' | 'sameFileCap'>): { node: string; via: Neighbour['via'] }[] {
+export function adjacent(
+  g: KnowledgeGraph,
+  id: string,
+  o: Pick<WalkOptions, 'kinds' | 'sameFileCap'>,
+): { node: string; via: Neighbour['via'] }[] {
   const out: { node: string; via: Neighbour['via'] }[] = [];
   const want = (k: EdgeKind) => o.kinds === null || o.kinds.has(k);
   for (const e of g.outgoing(id)) {
-    if (e.toNode && e.toNode !== id && want(e.kind)) out.push({ node: e.toNode, via: { kind: e.kind, direction: 'out', from: id, file: e.file, line: e.line, detail: e.detail } });
+    if (e.toNode && e.toNode !== id && want(e.kind))
+      out.push({
+        node: e.toNode,
+        via: { kind: e.kind, direction: 'out', from: id, file: e.file, line: e.line, detail: e.detail },
+      });
   }
   for (const e of g.incoming(id)) {
-    if (e.fromNode && e.fromNode !== id && want(e.kind)) out.push({ node: e.fromNode, via: { kind: e.kind, direction: 'in', from: id, file: e.file, line: e.line, detail: e.detail } });
+    if (e.fromNode && e.fromNode !== id && want(e.kind))
+      out.push({
+        node: e.fromNode,
+        via: { kind: e.kind, direction: 'in', from: id, file: e.file, line: e.line, detail: e.detail },
+      });
   }
   if (want('same_file')) {
     const n = g.nodes.get(id);
     for (const other of g.sameFile(id).slice(0, o.sameFileCap)) {
-      out.push({ node: other, via: { kind: 'same_file', direction: 'out', from: id, file: n!.file, line: null, detail: null } });
+      out.push({
+        node: other,
+        via: { kind: 'same_file', direction: 'out', from: id, file: n!.file, line: null, detail: null },
+      });
     }
   }
   return out;
@@ -179,7 +212,12 @@ export function walk(g: KnowledgeGraph, start: string, o: WalkOptions): Neighbou
 }
 
 /** The shortest path between two nodes (any edge direction), as hops; null when none within `maxDepth`. */
-export function shortestPath(g: KnowledgeGraph, a: string, b: string, o: Pick<WalkOptions, 'kinds'> & { maxDepth: number }): Neighbour[] | null {
+export function shortestPath(
+  g: KnowledgeGraph,
+  a: string,
+  b: string,
+  o: Pick<WalkOptions, 'kinds'> & { maxDepth: number },
+): Neighbour[] | null {
   if (a === b) return [];
   const parent = new Map<string, Neighbour>();
   const seen = new Set([a]);

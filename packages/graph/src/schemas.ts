@@ -5,10 +5,15 @@ const NodeKind = z.enum(['spec', 'knowhow', 'session', 'run', 'candidate']);
 const EdgeKind = z.enum(EDGE_KINDS);
 
 const NodeView = z.object({
-  id: z.string().describe('stable graph node id: spec:<sid>, knowhow:<slug>, session:<id>, run:<session>/<run>, candidate:<KDC-…>'),
+  id: z
+    .string()
+    .describe('stable graph node id: spec:<sid>, knowhow:<slug>, session:<id>, run:<session>/<run>, candidate:<KDC-…>'),
   kind: NodeKind,
   label: z.string(),
-  entry_id: z.string().nullable().describe('the canonical knowledge id (what `maestro load` takes); null for sessions, runs, candidates'),
+  entry_id: z
+    .string()
+    .nullable()
+    .describe('the canonical knowledge id (what `maestro load` takes); null for sessions, runs, candidates'),
   status: z.string().nullable(),
   file: z.string().describe('relative to .workflow/'),
   line: z.number().int().nullable(),
@@ -17,9 +22,14 @@ const NodeView = z.object({
 
 const EdgeView = z.object({
   kind: EdgeKind,
-  direction: z.enum(['out', 'in']).describe('out: the nearer node → the neighbour; in: the neighbour → the nearer node'),
+  direction: z
+    .enum(['out', 'in'])
+    .describe('out: the nearer node → the neighbour; in: the neighbour → the nearer node'),
   from: z.string().describe('the nearer node (graph id)'),
-  detail: z.string().nullable().describe('resolved_as: duplicate|related|conflict|supersede; signals: <source> ×<count>'),
+  detail: z
+    .string()
+    .nullable()
+    .describe('resolved_as: duplicate|related|conflict|supersede; signals: <source> ×<count>'),
   file: z.string().describe('where the relation is written, relative to .workflow/'),
   line: z.number().int().nullable(),
 });
@@ -69,7 +79,9 @@ export const ExpansionSchema = z
             graphId: z.string(),
             title: z.string(),
             status: z.string().nullable(),
-            relation: z.string().describe('why it is shown, e.g. "successor (superseded_by)", "resolved as related (via KDC-…)"'),
+            relation: z
+              .string()
+              .describe('why it is shown, e.g. "successor (superseded_by)", "resolved as related (via KDC-…)"'),
             kind: EdgeKind,
             file: z.string(),
             line: z.number().int().nullable(),

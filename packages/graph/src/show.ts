@@ -69,15 +69,30 @@ export const nodeView = (n: GraphNode): NodeView => ({
   aliases: n.aliases,
 });
 
-const edgeView = (v: Neighbour['via']): EdgeView => ({ kind: v.kind, direction: v.direction, from: v.from, detail: v.detail, file: v.file, line: v.line });
+const edgeView = (v: Neighbour['via']): EdgeView => ({
+  kind: v.kind,
+  direction: v.direction,
+  from: v.from,
+  detail: v.detail,
+  file: v.file,
+  line: v.line,
+});
 
 /** Opens the graph and assembles it (the IO half of every graph command). */
-export async function loadGraph(layout: WorkflowLayout, persist = true): Promise<{ graph: KnowledgeGraph; summary: GraphSummary; warnings: string[] }> {
+export async function loadGraph(
+  layout: WorkflowLayout,
+  persist = true,
+): Promise<{ graph: KnowledgeGraph; summary: GraphSummary; warnings: string[] }> {
   const opened = await openGraph(layout, { persist });
   const graph = new KnowledgeGraph(opened.files);
   return {
     graph,
-    summary: { status: opened.status, nodes: graph.nodes.size, edges: graph.edges.length, reextracted: opened.reextracted.length },
+    summary: {
+      status: opened.status,
+      nodes: graph.nodes.size,
+      edges: graph.edges.length,
+      reextracted: opened.reextracted.length,
+    },
     warnings: opened.warnings,
   };
 }
@@ -89,7 +104,10 @@ export function requireNode(g: KnowledgeGraph, ref: string): { node: GraphNode; 
     const node = g.nodes.get(r.node)!;
     const given = ref.trim();
     // Sessions, runs and candidates are named by their own ids; only knowledge ids have aliases to report.
-    const alias = !node.entry_id || given === node.id || given === node.entry_id ? null : `resolved alias ${given} to ${node.entry_id}`;
+    const alias =
+      !node.entry_id || given === node.id || given === node.entry_id
+        ? null
+        : `resolved alias ${given} to ${node.entry_id}`;
     return { node, alias };
   }
   if (r.state === 'ambiguous') {
@@ -101,10 +119,17 @@ export function requireNode(g: KnowledgeGraph, ref: string): { node: GraphNode; 
   const pos = /^spec:project:(.+)-(\d{3,})$/i.exec(ref.trim());
   const file = pos ? [...g.nodes.values()].filter((n) => n.kind === 'spec' && n.file === `specs/${pos[1]}.md`) : [];
   if (file.length) {
-    throw inputError('DRIFTED_KNOWLEDGE_ID', `${ref} is a drifted positional id: .workflow/specs/${pos![1]}.md has ${file.length} entries now`, {
-      hint: `candidates: ${file.slice(-3).map((n) => `${n.entry_id} ("${n.label}")`).join(', ')}`,
-      details: { ref, candidates: file.slice(-3).map((n) => n.entry_id) },
-    });
+    throw inputError(
+      'DRIFTED_KNOWLEDGE_ID',
+      `${ref} is a drifted positional id: .workflow/specs/${pos![1]}.md has ${file.length} entries now`,
+      {
+        hint: `candidates: ${file
+          .slice(-3)
+          .map((n) => `${n.entry_id} ("${n.label}")`)
+          .join(', ')}`,
+        details: { ref, candidates: file.slice(-3).map((n) => n.entry_id) },
+      },
+    );
   }
   throw inputError('UNKNOWN_GRAPH_NODE', `no knowledge, session, run or candidate with id ${ref}`, {
     hint: 'use an id printed by `maestro search`, `maestro spec list`, `maestro session show` or a KDC- candidate id',
@@ -113,11 +138,16 @@ export function requireNode(g: KnowledgeGraph, ref: string): { node: GraphNode; 
 
 /** `--edge` values, checked. */
 export function parseEdgeKinds(raw: readonly string[]): EdgeKind[] | null {
-  const kinds = raw.flatMap((r) => r.split(',')).map((k) => k.trim()).filter(Boolean);
+  const kinds = raw
+    .flatMap((r) => r.split(','))
+    .map((k) => k.trim())
+    .filter(Boolean);
   if (kinds.length === 0) return null;
   const bad = kinds.filter((k) => !(EDGE_KINDS as readonly string[]).includes(k));
   if (bad.length) {
-    throw inputError('GRAPH_BAD_OPTION', `unknown edge kind(s): ${bad.join(', ')}`, { hint: `edge kinds: ${EDGE_KINDS.join(', ')}` });
+    throw inputError('GRAPH_BAD_OPTION', `unknown edge kind(s): ${bad.join(', ')}`, {
+      hint: `edge kinds: ${EDGE_KINDS.join(', ')}`,
+    });
   }
   return [...new Set(kinds)] as EdgeKind[];
 }
@@ -132,12 +162,21 @@ export interface ShowOptions {
 export async function graphShow(layout: WorkflowLayout, ref: string, o: ShowOptions = {}): Promise<GraphShowResult> {
   const depth = o.depth ?? 1;
   if (!Number.isInteger(depth) || depth < 1 || depth > SHOW_LIMITS.maxDepth) {
-    throw inputError('GRAPH_BAD_OPTION', `--depth must be a whole number from 1 to ${SHOW_LIMITS.maxDepth} (got ${o.depth})`, { hint: 'for example --depth 2' });
+    throw inputError(
+      'GRAPH_BAD_OPTION',
+      `--depth must be a whole number from 1 to ${SHOW_LIMITS.maxDepth} (got ${o.depth})`,
+      { hint: 'for example --depth 2' },
+    );
   }
   const kinds = parseEdgeKinds(o.edges ?? []);
   const { graph, summary, warnings } = await loadGraph(layout, !o.readOnly);
   const { node, alias } = requireNode(graph, ref);
-  const found = walk(graph, node.id, { depth, kinds: kinds ? new Set(kinds) : null, limit: SHOW_LIMITS.neighbours + 1, sameFileCap: SHOW_LIMITS.sameFile });
+  const found = walk(graph, node.id, {
+    depth,
+    kinds: kinds ? new Set(kinds) : null,
+    limit: SHOW_LIMITS.neighbours + 1,
+    sameFileCap: SHOW_LIMITS.sameFile,
+  });
   const truncated = found.length > SHOW_LIMITS.neighbours;
   return {
     schema_version: 'graph-show/1.0',
@@ -146,7 +185,9 @@ export async function graphShow(layout: WorkflowLayout, ref: string, o: ShowOpti
     resolved_alias: alias,
     depth,
     edge_kinds: kinds,
-    neighbours: found.slice(0, SHOW_LIMITS.neighbours).map((n) => ({ node: nodeView(graph.nodes.get(n.node)!), depth: n.depth, edge: edgeView(n.via) })),
+    neighbours: found
+      .slice(0, SHOW_LIMITS.neighbours)
+      .map((n) => ({ node: nodeView(graph.nodes.get(n.node)!), depth: n.depth, edge: edgeView(n.via) })),
     truncated,
     graph: summary,
     warnings: alias ? [...warnings, alias] : warnings,
@@ -154,12 +195,20 @@ export async function graphShow(layout: WorkflowLayout, ref: string, o: ShowOpti
 }
 
 /** `maestro graph path <a> <b>`: the shortest chain of relations between two nodes (any direction). */
-export async function graphPath(layout: WorkflowLayout, a: string, b: string, o: { edges?: readonly string[]; readOnly?: boolean } = {}): Promise<GraphPathResult> {
+export async function graphPath(
+  layout: WorkflowLayout,
+  a: string,
+  b: string,
+  o: { edges?: readonly string[]; readOnly?: boolean } = {},
+): Promise<GraphPathResult> {
   const kinds = parseEdgeKinds(o.edges ?? []);
   const { graph, summary, warnings } = await loadGraph(layout, !o.readOnly);
   const from = requireNode(graph, a);
   const to = requireNode(graph, b);
-  const hops = shortestPath(graph, from.node.id, to.node.id, { kinds: kinds ? new Set(kinds) : null, maxDepth: SHOW_LIMITS.pathDepth });
+  const hops = shortestPath(graph, from.node.id, to.node.id, {
+    kinds: kinds ? new Set(kinds) : null,
+    maxDepth: SHOW_LIMITS.pathDepth,
+  });
   const notes = [from.alias, to.alias].filter((x): x is string => x !== null);
   return {
     schema_version: 'graph-path/1.0',

@@ -174,7 +174,9 @@ export const LoadOutput = z
       z.object({
         id: z.string(),
         graphId: z.string().describe('stable knowledge-graph node id (`maestro graph show`)'),
-        aliases: z.array(z.string()).describe('other ids this entry answers to (maestro-flow forms; positional ones drift)'),
+        aliases: z
+          .array(z.string())
+          .describe('other ids this entry answers to (maestro-flow forms; positional ones drift)'),
         store: z.enum(TARGETS),
         title: z.string(),
         category: z.string().nullable(),

@@ -111,9 +111,13 @@ function positional(corpus: Corpus, ref: string, options: ResolveRefOptions): Re
   const stem = m[2];
   const n = Number(m[3]);
   const files = [...t.byFile.keys()].filter((f) => fileStem(f) === stem);
-  const loose = files.length ? files : [...t.byFile.keys()].filter((f) => fileStem(f).toLowerCase() === stem.toLowerCase());
+  const loose = files.length
+    ? files
+    : [...t.byFile.keys()].filter((f) => fileStem(f).toLowerCase() === stem.toLowerCase());
   // `spec:project:notes-001` is also the container id of a file named notes-001.md.
-  const containers = [...t.byFile.keys()].filter((f) => slugify(fileStem(f), 1000) === `${slugify(stem, 1000)}-${m[3]}`);
+  const containers = [...t.byFile.keys()].filter(
+    (f) => slugify(fileStem(f), 1000) === `${slugify(stem, 1000)}-${m[3]}`,
+  );
   if (loose.length > 1 || (loose.length === 1 && containers.length > 0)) {
     const all = [...loose, ...containers];
     return {
@@ -177,7 +181,11 @@ export function resolveEntryRef(corpus: Corpus, raw: string, options: ResolveRef
   const ref = raw.trim();
   const direct = corpus.byId.get(ref);
   if (direct) return { kind: 'entry', entry: direct, alias: null };
-  const found = (entry: KnowledgeEntry, form: AliasForm): RefResolution => ({ kind: 'entry', entry, alias: { ref, form } });
+  const found = (entry: KnowledgeEntry, form: AliasForm): RefResolution => ({
+    kind: 'entry',
+    entry,
+    alias: { ref, form },
+  });
   const pos = positional(corpus, ref, options) ?? legacy(corpus, ref);
   if (pos && pos.kind !== 'unknown') return pos;
   const prefixed = /^(spec|knowhow):(.*)$/i.exec(ref);
@@ -198,14 +206,20 @@ export function resolveEntryRef(corpus: Corpus, raw: string, options: ResolveRef
   const loose = corpus.entries.filter((e) => e.id.toLowerCase() === lower && (store === null || e.store === store));
   if (loose.length === 1) return found(loose[0], 'letter-case');
   if (loose.length > 1) {
-    return { kind: 'ambiguous', ref, reason: 'it matches several ids in different letter case', candidates: loose.map(candidate) };
+    return {
+      kind: 'ambiguous',
+      ref,
+      reason: 'it matches several ids in different letter case',
+      candidates: loose.map(candidate),
+    };
   }
   return { kind: 'unknown' };
 }
 
 /** "resolved alias X to Y" — the line commands print (stderr) when an alias was used. */
 export function aliasNote(alias: { ref: string; form: AliasForm }, id: string): string {
-  const why = alias.form === 'positional' ? ' (positional ids drift when entries are added or removed; use the id)' : '';
+  const why =
+    alias.form === 'positional' ? ' (positional ids drift when entries are added or removed; use the id)' : '';
   return `resolved alias ${alias.ref} to ${id}${why}`;
 }
 

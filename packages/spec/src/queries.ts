@@ -26,12 +26,7 @@ export function listKnowhow(corpus: Corpus, type?: string | null): KnowledgeEntr
 }
 
 /** One entry of a store by id (knowhow also by stem, file name or explicit id); unknown is exit 2. */
-export function requireEntry(
-  corpus: Corpus,
-  ref: string,
-  store: 'spec' | 'knowhow',
-  notes?: string[],
-): KnowledgeEntry {
+export function requireEntry(corpus: Corpus, ref: string, store: 'spec' | 'knowhow', notes?: string[]): KnowledgeEntry {
   const e = findEntry(corpus, ref, notes);
   if (e && e.store === store) return e;
   const list = store === 'spec' ? 'maestro spec list --include-deprecated' : 'maestro knowhow list';

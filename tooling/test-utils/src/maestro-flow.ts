@@ -107,7 +107,14 @@ function receipt(sessionId: string, runId: string, candidate: string, target: st
     corpus_fingerprint: hex('b'),
     matcher_revision: 'semantic-delta/1.0',
     generated_at: '2026-04-02T10:00:00.000Z',
-    retrieval: { mode: 'lexical-kg', embedding_used: false, candidate_limit: 28, identity_documents: 1, semantic_documents: 1, relation_documents: 0 },
+    retrieval: {
+      mode: 'lexical-kg',
+      embedding_used: false,
+      candidate_limit: 28,
+      identity_documents: 1,
+      semantic_documents: 1,
+      relation_documents: 0,
+    },
     counts: { candidates: 1, unique: 0, duplicates: 1, related: 0, conflicts: 0, review_required: 0, suppressed: 1 },
     candidates: [
       {
@@ -128,25 +135,54 @@ export function maestroFlowTree(): Tree {
   const s1 = sessionTree({ sessionId: '20260415-auth', at, runs: [{ runId: '20260415-001-plan' }] });
   const s2 = sessionTree({ sessionId: '20260416-billing', at, runs: [{ runId: '20260416-001-build' }] });
   const s3 = sessionTree({ sessionId: '20260402-utc', at, runs: [{ runId: '20260402-001-plan' }] });
-  const promoted = { ...ledgerCandidate({ content: 'Store every timestamp in UTC.', title: 'Store UTC timestamps', status: 'promoted', promoted_id: FLOW.utc }, '2026-04-02T09:00:00.000Z'), promotion_receipt: { outcome: 'created', promoted_at: '2026-04-02T11:00:00.000Z', content_hash: hex('c') } };
+  const promoted = {
+    ...ledgerCandidate(
+      {
+        content: 'Store every timestamp in UTC.',
+        title: 'Store UTC timestamps',
+        status: 'promoted',
+        promoted_id: FLOW.utc,
+      },
+      '2026-04-02T09:00:00.000Z',
+    ),
+    promotion_receipt: { outcome: 'created', promoted_at: '2026-04-02T11:00:00.000Z', content_hash: hex('c') },
+  };
   return {
     '.workflow/specs/coding-conventions.md': SPEC,
     '.workflow/knowhow/TIP-20260427-retry-jitter.md': TIP,
     ...s1,
     ...s2,
     ...s3,
-    '.workflow/sessions/20260415-auth/runs/20260415-001-plan/knowledge-delta.json': ledger('20260415-auth', '20260415-001-plan', [
-      input('spec:project:coding-conventions-001', 'consumed', at),
-      input('spec:project:coding-conventions-001', 'contradicted', at),
-      input('knowhow:tip-20260427-retry-jitter', 'cited', at),
-      input(`legacy:coding-conventions.md:${FLOW.legacyLine}`, 'consumed', at),
-      input('spec:project:coding-conventions-003', 'consumed', at),
-    ]),
-    '.workflow/sessions/20260416-billing/runs/20260416-001-build/knowledge-delta.json': ledger('20260416-billing', '20260416-001-build', [
-      input('spec:S-20260401-a1b2', 'contradicted', '2026-04-16T09:00:00.000Z'),
-      input('spec:project:coding-conventions-009', 'consumed', '2026-04-16T09:00:00.000Z'),
-    ]),
-    '.workflow/sessions/20260402-utc/runs/20260402-001-plan/knowledge-delta.json': ledger('20260402-utc', '20260402-001-plan', [], [promoted]),
-    '.workflow/sessions/20260402-utc/runs/20260402-001-plan/knowledge-reconciliation.json': receipt('20260402-utc', '20260402-001-plan', FLOW.promoted, FLOW.retry),
+    '.workflow/sessions/20260415-auth/runs/20260415-001-plan/knowledge-delta.json': ledger(
+      '20260415-auth',
+      '20260415-001-plan',
+      [
+        input('spec:project:coding-conventions-001', 'consumed', at),
+        input('spec:project:coding-conventions-001', 'contradicted', at),
+        input('knowhow:tip-20260427-retry-jitter', 'cited', at),
+        input(`legacy:coding-conventions.md:${FLOW.legacyLine}`, 'consumed', at),
+        input('spec:project:coding-conventions-003', 'consumed', at),
+      ],
+    ),
+    '.workflow/sessions/20260416-billing/runs/20260416-001-build/knowledge-delta.json': ledger(
+      '20260416-billing',
+      '20260416-001-build',
+      [
+        input('spec:S-20260401-a1b2', 'contradicted', '2026-04-16T09:00:00.000Z'),
+        input('spec:project:coding-conventions-009', 'consumed', '2026-04-16T09:00:00.000Z'),
+      ],
+    ),
+    '.workflow/sessions/20260402-utc/runs/20260402-001-plan/knowledge-delta.json': ledger(
+      '20260402-utc',
+      '20260402-001-plan',
+      [],
+      [promoted],
+    ),
+    '.workflow/sessions/20260402-utc/runs/20260402-001-plan/knowledge-reconciliation.json': receipt(
+      '20260402-utc',
+      '20260402-001-plan',
+      FLOW.promoted,
+      FLOW.retry,
+    ),
   };
 }

@@ -12,7 +12,9 @@ function render(r: GraphPathResult): string {
   const lines = [nodeLine(r.from)];
   for (const h of r.hops) {
     const arrow = h.edge.direction === 'out' ? '→' : '←';
-    lines.push(`  ${arrow} ${h.edge.kind}${h.edge.detail ? ` ${h.edge.detail}` : ''}  ${dim(where(h.edge.file, h.edge.line))}`);
+    lines.push(
+      `  ${arrow} ${h.edge.kind}${h.edge.detail ? ` ${h.edge.detail}` : ''}  ${dim(where(h.edge.file, h.edge.line))}`,
+    );
     lines.push(nodeLine(h.node));
   }
   return lines.join('\n');
@@ -26,10 +28,14 @@ export const command: CommandModule = {
     edge: 'only follow these edge kinds (repeatable or comma-separated)',
     'read-only': 'do not save the updated graph (answer from memory)',
   },
-  examples: ['maestro graph path S-20260101-ab12 20260301-auth', 'maestro graph path S-20260101-ab12 KDC-0123456789abcdef --json'],
+  examples: [
+    'maestro graph path S-20260101-ab12 20260301-auth',
+    'maestro graph path S-20260101-ab12 KDC-0123456789abcdef --json',
+  ],
   needsWorkflow: true,
   async run(ctx, args) {
-    if (args.positionals.length !== 2) throw inputError('USAGE', 'graph path takes two ids', { hint: `usage: ${usage}` });
+    if (args.positionals.length !== 2)
+      throw inputError('USAGE', 'graph path takes two ids', { hint: `usage: ${usage}` });
     const { graphPath } = await import('@maestro/graph');
     const [a, b] = args.positionals;
     const r = await graphPath(ctx.layout, a, b, {

@@ -32,7 +32,9 @@ function depthOption(args: ParsedArgs): number | undefined {
   const raw = args.values.depth;
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !/^\d+$/.test(raw)) {
-    throw inputError('GRAPH_BAD_OPTION', `--depth must be a whole number (got ${JSON.stringify(raw)})`, { hint: 'for example --depth 2' });
+    throw inputError('GRAPH_BAD_OPTION', `--depth must be a whole number (got ${JSON.stringify(raw)})`, {
+      hint: 'for example --depth 2',
+    });
   }
   return Number(raw);
 }
@@ -54,7 +56,9 @@ export const command: CommandModule = {
   needsWorkflow: true,
   async run(ctx, args) {
     if (args.positionals.length !== 1) {
-      throw inputError('USAGE', args.positionals.length ? 'graph show takes one id' : 'missing <id>', { hint: `usage: ${usage}` });
+      throw inputError('USAGE', args.positionals.length ? 'graph show takes one id' : 'missing <id>', {
+        hint: `usage: ${usage}`,
+      });
     }
     const { graphShow } = await import('@maestro/graph');
     const r = await graphShow(ctx.layout, args.positionals[0], {
