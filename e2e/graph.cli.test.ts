@@ -1,6 +1,7 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // e2e may depend only on the root's devDependencies, so the schemas come from the package source.
+import { SearchExpandedOutput } from '@maestro/cli';
 import { GraphPathOutput, GraphShowOutput } from '@maestro/graph';
 import { FLOW, maestroFlowTree, runMaestro, tmpProject } from '@maestro/test-utils';
 import { describe, expect, test } from 'vitest';
@@ -119,5 +120,46 @@ describe('maestro graph show / path on a project in maestro-flow formats', () =>
       chmodSync(dir, 0o755);
       chmodSync(file, 0o644);
     }
+  });
+});
+
+describe('--expand on search and context', () => {
+  test('search --expand: a superseded hit points at its successor; resolved relations are labelled', () => {
+    const root = tmpProject(maestroFlowTree());
+    expect(m(root, 'spec', 'supersede', FLOW.retry, '--by', FLOW.late).code).toBe(0);
+    const r = m(root, 'search', 'retry', 'backoff', '--include-deprecated', '--expand', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const out = SearchExpandedOutput.parse(r.json());
+    expect(out.results[0]).toMatchObject({
+      id: FLOW.retry,
+      graphId: `spec:${FLOW.retry}`,
+      aliases: [`spec:${FLOW.retry}`],
+    });
+    const first = out.expanded.hits.find((h) => h.id === FLOW.retry)!;
+    expect(first.neighbours[0]).toMatchObject({
+      id: FLOW.late,
+      relation: 'successor (superseded_by)',
+      file: 'specs/coding-conventions.md',
+    });
+    expect(first.neighbours.map((n) => n.relation)).toContain(`resolved as duplicate (via ${FLOW.promoted})`);
+    const text = m(root, 'search', 'retry', 'backoff', '--include-deprecated', '--expand');
+    expect(text.stdout).toContain('Related through the knowledge graph');
+    expect(text.stdout).toContain(`${FLOW.late} Late rule  successor (superseded_by) of ${FLOW.retry}`);
+    // Without --expand the output is unchanged: no graph is opened or written.
+    const plain = tmpProject(maestroFlowTree());
+    expect(m(plain, 'search', 'retry', '--json').json()).not.toHaveProperty('expanded');
+    expect(existsSync(join(plain, '.workflow/.index/graph'))).toBe(false);
+  });
+
+  test('context --expand adds the related active rules after the hits, labelled, inside the budget', () => {
+    const root = tmpProject(maestroFlowTree());
+    const r = m(root, 'context', 'how do we retry with backoff', '--expand', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.json<{ specs: { id: string; title: string }[]; expanded: { hits: { id: string }[] } }>();
+    expect(out.expanded.hits[0].id).toBe(FLOW.retry);
+    const related = out.specs.find((s) => s.id === FLOW.utc);
+    expect(related?.title).toBe(`Store UTC timestamps (resolved as duplicate (via ${FLOW.promoted}) of ${FLOW.retry})`);
+    const tight = m(root, 'context', 'how do we retry with backoff', '--expand', '--budget', '120', '--json');
+    expect(tight.code, tight.stderr).toBe(0);
   });
 });

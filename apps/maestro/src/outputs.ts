@@ -37,7 +37,7 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'knowledge gate': ['knowledge-gate-output'],
   'knowledge restore': ['audit-restore-result'],
   load: ['load-output'],
-  search: ['search-output'],
+  search: ['search-output', 'search-expanded-output'],
   'graph show': ['graph-show-output'],
   'graph path': ['graph-path-output'],
   'pack list': ['pack-list-output'],
@@ -47,5 +47,5 @@ export const OUTPUT_SCHEMAS: Readonly<Record<string, readonly string[]>> = {
   'pack guide': ['pack-guide-output'],
   'pack eval': ['pack-eval-output'],
   'pack build': ['pack-build-output'],
-  context: ['context-output'],
+  context: ['context-output', 'context-expanded-output'],
 };

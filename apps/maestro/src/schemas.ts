@@ -1,3 +1,6 @@
+import { ExpansionSchema } from '@maestro/graph';
+import { ContextOutput } from '@maestro/packs';
+import { SearchOutputSchema } from '@maestro/search';
 import { z } from 'zod';
 
 export const ErrorOutput = z
@@ -15,5 +18,17 @@ export const ErrorOutput = z
   })
   .describe('What any command prints on stdout with --json when it fails (exit 1, 2 or 3)');
 
+/** `search --expand` / `context --expand`: the plain output plus the graph neighbours of the top hits. */
+export const SearchExpandedOutput = SearchOutputSchema.extend({ expanded: ExpansionSchema }).describe(
+  'maestro search --expand --json',
+);
+export const ContextExpandedOutput = ContextOutput.extend({ expanded: ExpansionSchema }).describe(
+  'maestro context --expand --json',
+);
+
 /** Schemas owned by the CLI itself. */
-export const jsonSchemas = { 'error-output': ErrorOutput };
+export const jsonSchemas = {
+  'error-output': ErrorOutput,
+  'search-expanded-output': SearchExpandedOutput,
+  'context-expanded-output': ContextExpandedOutput,
+};

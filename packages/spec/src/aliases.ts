@@ -82,24 +82,42 @@ function aliasTables(corpus: Corpus): AliasTables {
 
 const candidate = (e: KnowledgeEntry): AliasCandidate => ({ id: e.id, file: e.file, line: e.line, title: e.title });
 
-/** Every alias an entry answers to besides its id, as maestro-flow's tools print them. */
-export function entryAliases(corpus: Corpus, entry: KnowledgeEntry): string[] {
-  if (entry.store === 'knowhow') {
-    const stem = fileStem(entry.file);
-    const slug = entry.id.replace(/^knowhow-/, '');
-    return [...new Set([`knowhow:${slug}`, ...(entry.explicitId ? [entry.explicitId] : []), stem])].filter(
-      (a) => a !== entry.id,
+/** What an entry's id, store, file and line alone imply it answers to (no corpus needed). */
+export interface EntryRef {
+  id: string;
+  store: 'spec' | 'knowhow';
+  file: string;
+  line: number | null;
+  explicitId?: string | null;
+}
+
+/**
+ * The aliases that do not drift: `spec:{id}` (and `legacy:{file}:{line}` for an entry without a
+ * sid), or `knowhow:{slug}`, the explicit id and the file stem. Search prints these; positional
+ * ids are accepted everywhere but only `entryAliases` lists them, since they move.
+ */
+export function stableAliases(e: EntryRef): string[] {
+  if (e.store === 'knowhow') {
+    const slug = e.id.replace(/^knowhow-/, '');
+    return [...new Set([`knowhow:${slug}`, ...(e.explicitId ? [e.explicitId] : []), fileStem(e.file)])].filter(
+      (a) => a !== e.id,
     );
   }
-  const out = [`spec:${entry.id}`];
-  const pos = aliasTables(corpus).position.get(entry);
-  if (pos) out.push(pos);
-  if (!entry.hasSid && entry.line !== null) out.push(`legacy:${entry.file.replace(/^specs\//, '')}:${entry.line}`);
+  const out = [`spec:${e.id}`];
+  if (e.id.startsWith('D-') && e.line !== null) out.push(`legacy:${e.file.replace(/^specs\//, '')}:${e.line}`);
+  return out;
+}
+
+/** Every alias an entry answers to besides its id, as maestro-flow's tools print them (positional included). */
+export function entryAliases(corpus: Corpus, entry: KnowledgeEntry): string[] {
+  const out = stableAliases(entry);
+  const pos = entry.store === 'spec' ? aliasTables(corpus).position.get(entry) : undefined;
+  if (pos) out.splice(1, 0, pos);
   return out;
 }
 
 /** The stable graph node id of an entry: `spec:<id>` or `knowhow:<slug>` (maestro-flow's knowhow node id). */
-export function entryGraphId(entry: KnowledgeEntry): string {
+export function entryGraphId(entry: Pick<EntryRef, 'id' | 'store'>): string {
   return entry.store === 'spec' ? `spec:${entry.id}` : `knowhow:${entry.id.replace(/^knowhow-/, '')}`;
 }
 

@@ -1,4 +1,4 @@
-export type { AliasCandidate, AliasForm, RefResolution, ResolveRefOptions } from './aliases.js';
+export type { AliasCandidate, AliasForm, EntryRef, RefResolution, ResolveRefOptions } from './aliases.js';
 export {
   aliasNote,
   entryAliases,
@@ -6,6 +6,7 @@ export {
   positionalIds,
   requireResolvedRef,
   resolveEntryRef,
+  stableAliases,
 } from './aliases.js';
 export type { LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.js';
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';

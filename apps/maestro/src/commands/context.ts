@@ -1,8 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { inputError } from '@maestro/core';
+import type { Expansion } from '@maestro/graph';
 import type { ContextOutputData, ContextSpecInput } from '@maestro/packs';
 import type { Corpus } from '@maestro/spec';
 import type { CommandContext, CommandModule } from '../kit.js';
+import { EXPAND_HELP, EXPAND_OPTION, expandTop } from './graph-expand.js';
 import {
   budgetOption,
   SCOPE_HELP,
@@ -15,7 +17,8 @@ import {
 } from './pack-args.js';
 import { resolveWarnings, resolveWithAnswers } from './pack-resolve.js';
 
-const usage = 'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--json]';
+const usage =
+  'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--expand] [--session S --run R] [--json]';
 /** Search hits considered per prompt; the budget decides how many are included. */
 const SPEC_CANDIDATES = 8;
 
@@ -27,7 +30,8 @@ const SPEC_CANDIDATES = 8;
 async function relevantSpecs(
   ctx: CommandContext,
   prompt: string,
-): Promise<{ specs: ContextSpecInput[]; warnings: string[] }> {
+  expand = false,
+): Promise<{ specs: ContextSpecInput[]; warnings: string[]; expanded?: Expansion }> {
   if (!existsSync(ctx.layout.workflow)) return { specs: [], warnings: [] };
   if (!statSync(ctx.layout.workflow).isDirectory()) {
     // A hook must not fail the prompt: serve the packs and say why project knowledge is missing.
@@ -60,7 +64,21 @@ async function relevantSpecs(
         ]
       : [];
   });
-  return { specs, warnings: result.warnings };
+  if (!expand) return { specs, warnings: result.warnings };
+  // Graph neighbours of the top hits follow the hits, labelled; the budget decides what fits.
+  const expanded = await expandTop(
+    ctx.layout,
+    specs.map((s) => s.id),
+    false,
+  );
+  const seen = new Set(specs.map((s) => s.id));
+  for (const n of expanded.hits.flatMap((h) => h.neighbours.map((x) => ({ ...x, of: h.id })))) {
+    const e = byId.get(n.id);
+    if (e?.status !== 'active' || seen.has(n.id)) continue;
+    seen.add(n.id);
+    specs.push({ id: e.id, title: `${e.title} (${n.relation} of ${n.of})`, category: e.category, text: e.content });
+  }
+  return { specs, warnings: [...result.warnings, ...expanded.warnings], expanded };
 }
 
 export const command: CommandModule = {
@@ -70,6 +88,7 @@ export const command: CommandModule = {
     budget: { type: 'string' },
     session: { type: 'string' },
     run: { type: 'string' },
+    ...EXPAND_OPTION,
     ...TIER_OPTIONS,
     ...SCOPE_OPTIONS,
   },
@@ -77,6 +96,7 @@ export const command: CommandModule = {
     budget: 'hard token budget for everything printed, wrappers included (default 2000)',
     session: 'with --run: the session the agent works in (attribution only; nothing is recorded on it)',
     run: 'with --session: the running run (context never records consumption; use `maestro load` for that)',
+    ...EXPAND_HELP,
     ...TIER_HELP,
     ...SCOPE_HELP,
   },
@@ -97,7 +117,7 @@ export const command: CommandModule = {
       readRun(ctx.layout, session, run); // unknown session or run: exit 2 naming it
     }
     const { DEFAULT_BUDGET } = await import('@maestro/packs');
-    const { specs, warnings } = await relevantSpecs(ctx, prompt);
+    const { specs, warnings, expanded } = await relevantSpecs(ctx, prompt, args.values.expand === true);
     const scopes = await scopeOptions(ctx, args);
     const resolution = await resolveWithAnswers(
       ctx,
@@ -125,6 +145,7 @@ export const command: CommandModule = {
       session_id: session ?? null,
       run_id: run ?? null,
       exposure_recorded: exposureRecorded,
+      ...(expanded ? { expanded } : {}),
     };
     return { data, text: data.context, warnings: [...warnings, ...resolveWarnings(data)] };
   },

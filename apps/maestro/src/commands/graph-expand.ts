@@ -1,0 +1,38 @@
+import type { Expansion } from '@maestro/graph';
+import type { OptionSpec } from '../kit.js';
+import { cyan, dim } from '../style.js';
+
+/** `--expand` on `search` and `context`: one-hop graph neighbours of the top hits. */
+export const EXPAND_OPTION: OptionSpec = { expand: { type: 'boolean' } };
+export const EXPAND_HELP = {
+  expand:
+    'add the knowledge-graph neighbours of the top 3 hits (successors, rules resolved as related; capped, labelled)',
+};
+/** Hits whose neighbours are added. */
+export const EXPAND_TOP = 3;
+
+/** Opens the graph (best effort: saving it may fail, answering never does) and expands the top hits. */
+export async function expandTop(
+  layout: Parameters<typeof import('@maestro/graph').expandHits>[0],
+  ids: readonly string[],
+  readOnly: boolean,
+): Promise<Expansion> {
+  const { expandHits } = await import('@maestro/graph');
+  return expandHits(layout, ids.slice(0, EXPAND_TOP), { readOnly });
+}
+
+/** The labelled block printed under the results. */
+export function expansionText(e: Expansion): string {
+  const lines: string[] = [];
+  for (const hit of e.hits) {
+    for (const n of hit.neighbours) {
+      const status = n.status && n.status !== 'active' ? ` ${dim(n.status)}` : '';
+      lines.push(
+        `  ${cyan(n.id)} ${n.title}${status}  ${dim(`${n.relation} of ${hit.id} · .workflow/${n.file}${n.line ? `:${n.line}` : ''}`)}`,
+      );
+    }
+  }
+  if (lines.length === 0) return dim('graph: the top hits have no related entries');
+  const more = e.truncated ? dim(' (capped; `maestro graph show <id>` lists all)') : '';
+  return [`Related through the knowledge graph${more}:`, ...lines].join('\n');
+}
