@@ -6,7 +6,7 @@ import { parseDelta } from '@maestro/ledger';
 import { RACY_WINDOW_MS, ReceiptSchema } from '@maestro/reconcile';
 import { extractKnowhowFile, extractLedger, extractReceipt, extractSpecFile } from './extract.js';
 import type { FileContribution, GraphFileRecord, StoredGraph } from './model.js';
-import { checksumOf, GRAPH_FORMAT, GRAPH_SCHEMA, graphSources, readStoredGraph, writeStoredGraph } from './store.js';
+import { GRAPH_FORMAT, GRAPH_SCHEMA, graphSources, readStoredGraph, writeStoredGraph } from './store.js';
 
 export type GraphStatus = 'fresh' | 'updated' | 'built' | 'rebuilt';
 
@@ -139,13 +139,13 @@ export async function openGraph(layout: WorkflowLayout, options: OpenGraphOption
     schema_version: GRAPH_SCHEMA,
     format: GRAPH_FORMAT,
     built_at_ms: builtAtMs,
-    checksum: checksumOf(files),
+    checksum: '',
     files,
   };
   let persisted = false;
   if (options.persist !== false) {
     try {
-      await writeStoredGraph(layout, graph);
+      graph.checksum = await writeStoredGraph(layout, graph);
       persisted = true;
       const key = fileKey(layout);
       if (key) memo.set(layout.workflow, { key, graph });

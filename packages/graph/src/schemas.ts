@@ -110,7 +110,7 @@ export const StoredGraphSchema = z
     schema_version: z.literal('knowledge-graph/1.0'),
     format: z.number().int(),
     built_at_ms: z.number(),
-    checksum: z.string().describe('sha256 of JSON.stringify(files)'),
+    checksum: z.string().describe('sha256 of the JSON text of `files`, which is written last'),
     files: z.array(
       z.object({
         path: z.string(),

@@ -1,6 +1,6 @@
 import { inputError } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { EDGE_KINDS, type EdgeKind, type GraphNode } from './model.js';
+import { EDGE_KINDS, type EdgeKind, type GraphFileRecord, type GraphNode } from './model.js';
 import { type GraphStatus, openGraph } from './open.js';
 import { KnowledgeGraph, type Neighbour, shortestPath, walk } from './query.js';
 
@@ -78,13 +78,27 @@ const edgeView = (v: Neighbour['via']): EdgeView => ({
   line: v.line,
 });
 
+/**
+ * The graph this process last assembled, per project: reused while `openGraph` hands back the very
+ * same file records (nothing changed on disk), so a warm `graph show` costs the stats only.
+ */
+const assembled = new Map<string, { files: readonly GraphFileRecord[]; graph: KnowledgeGraph }>();
+
+function assemble(key: string, files: readonly GraphFileRecord[]): KnowledgeGraph {
+  const hit = assembled.get(key);
+  if (hit && hit.files.length === files.length && hit.files.every((f, i) => f === files[i])) return hit.graph;
+  const graph = new KnowledgeGraph(files);
+  assembled.set(key, { files, graph });
+  return graph;
+}
+
 /** Opens the graph and assembles it (the IO half of every graph command). */
 export async function loadGraph(
   layout: WorkflowLayout,
   persist = true,
 ): Promise<{ graph: KnowledgeGraph; summary: GraphSummary; warnings: string[] }> {
   const opened = await openGraph(layout, { persist });
-  const graph = new KnowledgeGraph(opened.files);
+  const graph = assemble(layout.workflow, opened.files);
   return {
     graph,
     summary: {

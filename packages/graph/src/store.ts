@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sha256 } from '@maestro/core';
 import { type WorkflowLayout, writeFileAtomic } from '@maestro/fs';
 import { corpusFiles } from '@maestro/reconcile';
-import type { GraphFileRecord, StoredGraph } from './model.js';
+import type { StoredGraph } from './model.js';
 
 export const GRAPH_SCHEMA = 'knowledge-graph/1.0';
 /** Bump when extraction changes: a graph built by another format is rebuilt, never trusted. */
@@ -48,7 +48,15 @@ export function graphSources(layout: WorkflowLayout): string[] {
   return out;
 }
 
-export const checksumOf = (files: readonly GraphFileRecord[]): string => sha256(JSON.stringify(files));
+/** The key `files` is written last, so its raw JSON text can be hashed without serialising again. */
+const FILES_KEY = ',"files":';
+
+/** The raw JSON text of `files` inside a stored graph's text, or null. */
+function filesText(text: string): string | null {
+  const at = text.indexOf(FILES_KEY);
+  const end = text.lastIndexOf('}');
+  return at < 0 || end < at ? null : text.slice(at + FILES_KEY.length, end);
+}
 
 export type StoredRead = { kind: 'missing' } | { kind: 'corrupt'; reason: string } | { kind: 'ok'; graph: StoredGraph };
 
@@ -76,7 +84,7 @@ function shapeOk(g: StoredGraph): boolean {
 }
 
 /**
- * Reads `graph.json` and checks it (shape, then the checksum over its files), by hand: no zod on
+ * Reads `graph.json` and checks it (shape, then the checksum over the text of its files), by hand: no zod on
  * the read path of `graph show`. The zod schema in schemas.ts describes the same shape.
  */
 export function readStoredGraph(layout: WorkflowLayout): StoredRead {
@@ -94,11 +102,23 @@ export function readStoredGraph(layout: WorkflowLayout): StoredRead {
     return { kind: 'corrupt', reason: `${GRAPH_FILE} is not valid JSON (${(err as Error).message})` };
   }
   if (!shapeOk(g)) return { kind: 'corrupt', reason: `${GRAPH_FILE} does not have the ${GRAPH_SCHEMA} shape` };
-  if (checksumOf(g.files) !== g.checksum) return { kind: 'corrupt', reason: `${GRAPH_FILE} fails its checksum` };
+  const raw = filesText(text);
+  if (raw === null || sha256(raw) !== g.checksum)
+    return { kind: 'corrupt', reason: `${GRAPH_FILE} fails its checksum` };
   return { kind: 'ok', graph: g };
 }
 
-/** Writes graph.json atomically; the caller treats a failure as a warning (derived state). */
-export async function writeStoredGraph(layout: WorkflowLayout, graph: StoredGraph): Promise<void> {
-  await writeFileAtomic(join(graphDir(layout), GRAPH_FILE), `${JSON.stringify(graph)}\n`);
+/**
+ * Writes graph.json atomically, `checksum` = sha256 of the JSON text of `files` (written last).
+ * Returns the checksum; the caller treats a failure as a warning (derived state).
+ */
+export async function writeStoredGraph(layout: WorkflowLayout, graph: Omit<StoredGraph, 'checksum'>): Promise<string> {
+  const files = JSON.stringify(graph.files);
+  const checksum = sha256(files);
+  const head = { schema_version: graph.schema_version, format: graph.format, built_at_ms: graph.built_at_ms, checksum };
+  await writeFileAtomic(
+    join(graphDir(layout), GRAPH_FILE),
+    `${JSON.stringify(head).slice(0, -1)}${FILES_KEY}${files}}\n`,
+  );
+  return checksum;
 }
