@@ -1,5 +1,5 @@
 // The knowledge graph at scale on generated corpora (bench/lib/gen-corpus.mjs) plus generated run
-// ledgers (one run per 50 entries, 20 inputs each: sids, positional maestro-flow ids, and a few
+// ledgers (one run per 50 entries, ten runs per session, 20 inputs each: sids, positional maestro-flow ids, and a few
 // contradicted signals): cold build (nothing stored), update after a one-file change, and
 // `graph show` latency p50/p95 over 200 ids — warm in-process (graph stored and loaded) and as cold
 // `maestro graph show --json` processes (node start-up included).
@@ -31,8 +31,9 @@ function writeLedgers(root, sids, runs) {
   const r = rng(11);
   const at = '2026-09-01T00:00:00.000Z';
   for (let i = 0; i < runs; i++) {
-    const session = `2026090${1 + (i % 9)}-s${Math.floor(i / 10)}`;
-    const run = `2026090${1 + (i % 9)}-${String(1 + (i % 10)).padStart(3, '0')}-run`;
+    // Ten runs per session, as a session of work has several.
+    const session = `20260901-s${Math.floor(i / 10)}`;
+    const run = `20260901-${String(1 + (i % 10)).padStart(3, '0')}-run`;
     const inputs = Array.from({ length: 20 }, (_, k) => {
       const positional = k % 5 === 4;
       const id = positional

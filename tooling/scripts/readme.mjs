@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '../..');
-const ORDER = ['spec', 'ledger', 'reconcile', 'promote', 'search', 'audit', 'gate', 'packs'];
+const ORDER = ['spec', 'ledger', 'reconcile', 'promote', 'search', 'graph', 'audit', 'gate', 'packs'];
 const BEGIN = '<!-- BEGIN COMMAND REFERENCE';
 const END = '<!-- END COMMAND REFERENCE -->';
 

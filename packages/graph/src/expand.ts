@@ -48,6 +48,7 @@ function label(kind: EdgeKind, direction: 'out' | 'in', detail: string | null, v
   if ((kind === 'supersedes' && direction === 'out') || (kind === 'superseded_by' && direction === 'in'))
     return 'predecessor (supersedes)';
   if (kind === 'resolved_as') return `resolved as ${detail}${via ? ` (via ${via.replace(/^candidate:/, '')})` : ''}`;
+  if (kind === 'ref') return direction === 'out' ? 'its document (ref)' : 'refers to it (ref)';
   return kind;
 }
 

@@ -60,7 +60,7 @@ function entryNode(e: KnowledgeEntry, aliases: string[]): GraphNode {
     date: e.date,
     file: e.file,
     line: e.line,
-    aliases: aliases.filter((a) => a !== entryGraphId(e)),
+    aliases: aliases.filter((a) => a !== entryGraphId(e) && a !== e.id),
   };
 }
 

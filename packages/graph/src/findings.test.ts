@@ -63,7 +63,7 @@ describe('the graph over a maestro-flow project', () => {
     expect(e.hits[0].neighbours.length).toBeLessThanOrEqual(3);
     const utc = expandIn(g, [FLOW.utc]).hits[0].neighbours.map((n) => n.relation);
     expect(utc).toContain(`resolved as duplicate (via ${FLOW.promoted})`);
-    expect(utc).toContain('ref');
+    expect(utc).toContain('its document (ref)');
     // Hits already on the page are not repeated as neighbours.
     expect(expandIn(g, [FLOW.retry, FLOW.utc]).hits[0].neighbours.map((n) => n.id)).not.toContain(FLOW.utc);
   });

@@ -60,6 +60,7 @@ export class KnowledgeGraph {
       }
     }
     this.claim(n.id, n.id);
+    if (n.entry_id) this.claim(n.entry_id, n.id);
     for (const a of n.aliases) this.claim(a, n.id);
   }
 

@@ -7,7 +7,7 @@ import type { StoredGraph } from './model.js';
 
 export const GRAPH_SCHEMA = 'knowledge-graph/1.0';
 /** Bump when extraction changes: a graph built by another format is rebuilt, never trusted. */
-export const GRAPH_FORMAT = 1;
+export const GRAPH_FORMAT = 2;
 export const GRAPH_FILE = 'graph.json';
 
 /** `.workflow/.index/graph/` (derived state: delete it any time). */
@@ -27,22 +27,16 @@ function dirs(abs: string): string[] {
 }
 
 /**
- * Every file the graph is projected from, relative to `.workflow/`: the corpus files (as the
- * corpus loader selects them) and each run's ledger and receipt that exists.
+ * Every file the graph may be projected from, relative to `.workflow/`: the corpus files (as the
+ * corpus loader selects them) and each run's ledger and receipt path. Run folders are not listed
+ * (a listing per run costs more than the stat the caller makes anyway): a path that does not exist
+ * is skipped by the caller.
  */
 export function graphSources(layout: WorkflowLayout): string[] {
   const out = corpusFiles(layout);
   for (const s of dirs(layout.sessions)) {
     for (const r of dirs(join(layout.sessions, s, 'runs'))) {
-      let names: string[];
-      try {
-        names = readdirSync(join(layout.sessions, s, 'runs', r));
-      } catch {
-        continue;
-      }
-      for (const name of ['knowledge-delta.json', 'knowledge-reconciliation.json']) {
-        if (names.includes(name)) out.push(`sessions/${s}/runs/${r}/${name}`);
-      }
+      out.push(`sessions/${s}/runs/${r}/knowledge-delta.json`, `sessions/${s}/runs/${r}/knowledge-reconciliation.json`);
     }
   }
   return out;

@@ -5,10 +5,11 @@ import { bold, cyan, dim } from '../style.js';
 
 const usage = 'maestro graph show <id> [--depth n] [--edge kind]... [--read-only]';
 
+/** An entry by its canonical id and title; a session, run or candidate by its graph id (and a candidate's title). */
 export function nodeLine(n: NodeView): string {
-  const id = n.entry_id ?? n.id;
   const status = n.status && n.status !== 'active' ? ` ${dim(n.status)}` : '';
-  return `${cyan(id)} ${bold(n.label)} ${dim(`(${n.kind})`)}${status}`;
+  const label = n.entry_id || n.kind === 'candidate' ? ` ${bold(n.label)}` : '';
+  return `${cyan(n.entry_id ?? n.id)}${label} ${dim(`(${n.kind})`)}${status}`;
 }
 
 export const where = (file: string, line: number | null) => `.workflow/${file}${line ? `:${line}` : ''}`;
