@@ -1,9 +1,9 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // e2e may depend only on the root's devDependencies, so the schemas come from the package source.
 import { SearchExpandedOutput } from '@maestro/cli';
 import { GraphPathOutput, GraphShowOutput } from '@maestro/graph';
-import { FLOW, maestroFlowTree, runMaestro, tmpProject } from '@maestro/test-utils';
+import { FLOW, maestroFlowTree, runMaestro, runMaestroAsync, tmpProject } from '@maestro/test-utils';
 import { describe, expect, test } from 'vitest';
 
 const env = { MAESTRO_NOW: '2026-06-01T10:00:00Z' };
@@ -48,6 +48,30 @@ describe('maestro graph show / path on a project in maestro-flow formats', () =>
       `2:promoted_from:run:20260402-utc/20260402-001-plan:${ledger}`,
     ]);
     expect(two.graph.status).toBe('fresh');
+
+    const marked = GraphShowOutput.parse(
+      m(root, 'graph', 'show', FLOW.late, '--edge', 'conflict_marked', '--json').json(),
+    );
+    expect(marked.neighbours).toMatchObject([
+      {
+        node: { id: `candidate:${FLOW.promoted}` },
+        edge: { kind: 'conflict_marked', direction: 'out', file: 'specs/coding-conventions.md', line: 34 },
+      },
+    ]);
+  });
+
+  test('concurrent first commands all answer and leave one valid graph file', async () => {
+    const root = tmpProject(maestroFlowTree());
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        runMaestroAsync(['graph', 'show', FLOW.retry, '--json', '--workflow-root', root], { env }),
+      ),
+    );
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(new Set(runs.map((r) => JSON.stringify(GraphShowOutput.parse(r.json()).neighbours))).size).toBe(1);
+    const again = m(root, 'graph', 'show', FLOW.retry, '--json');
+    expect(again.stderr).not.toContain('rebuilt');
+    expect(readdirSync(join(root, '.workflow/.index/graph')).filter((f) => f !== 'graph.json')).toEqual([]);
   });
 
   test('text output names where each edge is written; a positional alias is resolved and said', () => {

@@ -31,19 +31,10 @@ function entryEdges(e: KnowledgeEntry, id: string, line: number | null): GraphEd
   const out: GraphEdge[] = [];
   for (const s of e.supersedes) out.push(edge('supersedes', id, s, e.file, line));
   if (e.supersededBy) out.push(edge('superseded_by', id, e.supersededBy, e.file, line));
+  // A marker names its counterpart only when a resolution wrote it ("Knowledge candidate KDC-…: reason");
+  // a hand-set marker relates the entry to nothing, so it is no edge.
   const marked = e.conflict?.note ? CANDIDATE.exec(e.conflict.note) : null;
-  if (e.conflict) {
-    out.push(
-      edge(
-        'conflict_marked',
-        id,
-        marked ? `candidate:${marked[0]}` : id,
-        e.file,
-        line,
-        e.conflict.note ?? e.conflict.marker,
-      ),
-    );
-  }
+  if (marked) out.push(edge('conflict_marked', id, `candidate:${marked[0]}`, e.file, line, e.conflict!.note));
   if (e.ref) out.push(edge('ref', id, e.ref.replace(/^\.workflow\//, ''), e.file, line));
   const promoted = e.source ? PROMOTED_SOURCE.exec(e.source) : null;
   if (promoted) out.push(edge('promoted_from', id, `candidate:${promoted[2]}`, e.file, line, `session ${promoted[1]}`));

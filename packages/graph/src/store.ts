@@ -7,7 +7,7 @@ import type { StoredGraph } from './model.js';
 
 export const GRAPH_SCHEMA = 'knowledge-graph/1.0';
 /** Bump when extraction changes: a graph built by another format is rebuilt, never trusted. */
-export const GRAPH_FORMAT = 2;
+export const GRAPH_FORMAT = 3;
 export const GRAPH_FILE = 'graph.json';
 
 /** `.workflow/.index/graph/` (derived state: delete it any time). */

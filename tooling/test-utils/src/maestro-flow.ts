@@ -54,7 +54,7 @@ Store every timestamp in UTC.
 
 Use key=value fields, never free text.
 
-<spec-entry category="coding" keywords="late" date="2026-05-10" sid="S-20260510-e5f6" title="Late rule">
+<spec-entry category="coding" keywords="late" date="2026-05-10" sid="S-20260510-e5f6" title="Late rule" confidence="contested" conflict-marker="CMK-20260511-ab12" conflict-note="Knowledge candidate ${FLOW.promoted}: says the opposite" conflict-date="2026-05-11">
 
 ### Late rule
 
