@@ -58,7 +58,7 @@ function project(
   prev: GraphFileRecord | undefined,
   builtAt: number | null,
 ): { rec: GraphFileRecord | null; fresh: boolean } {
-  const abs = join(layout.workflow, path);
+  const abs = `${layout.workflow}/${path}`; // sources are '/'-joined relative paths; join() per file shows in profiles
   const st = statSync(abs, { throwIfNoEntry: false });
   if (!st) return { rec: null, fresh: false };
   if (
@@ -80,6 +80,18 @@ function project(
   const base = { path, size: st.size, mtime_ms: st.mtimeMs, hash };
   if (prev && prev.hash === hash) return { rec: { ...prev, ...base }, fresh: true };
   return { rec: { ...base, ...contributionOf(path, buf.toString('utf8')) }, fresh: false };
+}
+
+/** Each stored graph's records by path, built once per graph (a warm command then costs the stats only). */
+const byPath = new WeakMap<StoredGraph, Map<string, GraphFileRecord>>();
+
+function recordsByPath(g: StoredGraph): Map<string, GraphFileRecord> {
+  let m = byPath.get(g);
+  if (!m) {
+    m = new Map(g.files.map((f) => [f.path, f]));
+    byPath.set(g, m);
+  }
+  return m;
 }
 
 /** The graph this process last opened per project, reused while graph.json is the same file. */
@@ -117,7 +129,7 @@ export async function openGraph(layout: WorkflowLayout, options: OpenGraphOption
   const warnings: string[] = [];
   const { prev, rebuilt } = readPrevious(layout, warnings);
   const builtAtMs = Date.now();
-  const before = new Map((prev?.files ?? []).map((f) => [f.path, f]));
+  const before = prev ? recordsByPath(prev) : new Map<string, GraphFileRecord>();
   const files: GraphFileRecord[] = [];
   const reextracted: string[] = [];
   let changed = prev === null;

@@ -4,7 +4,7 @@ import type { Expansion } from '@maestro/graph';
 import type { ContextOutputData, ContextSpecInput } from '@maestro/packs';
 import type { Corpus } from '@maestro/spec';
 import type { CommandContext, CommandModule } from '../kit.js';
-import { EXPAND_HELP, EXPAND_OPTION, expandTop } from './graph-expand.js';
+import { appendNeighbours, EXPAND_HELP, EXPAND_OPTION, expandTop } from './graph-expand.js';
 import {
   budgetOption,
   SCOPE_HELP,
@@ -71,13 +71,7 @@ async function relevantSpecs(
     specs.map((s) => s.id),
     false,
   );
-  const seen = new Set(specs.map((s) => s.id));
-  for (const n of expanded.hits.flatMap((h) => h.neighbours.map((x) => ({ ...x, of: h.id })))) {
-    const e = byId.get(n.id);
-    if (e?.status !== 'active' || seen.has(n.id)) continue;
-    seen.add(n.id);
-    specs.push({ id: e.id, title: `${e.title} (${n.relation} of ${n.of})`, category: e.category, text: e.content });
-  }
+  appendNeighbours(specs, expanded, byId);
   return { specs, warnings: [...result.warnings, ...expanded.warnings], expanded };
 }
 

@@ -1,4 +1,6 @@
 import type { Expansion } from '@maestro/graph';
+import type { ContextSpecInput } from '@maestro/packs';
+import type { KnowledgeEntry } from '@maestro/spec';
 import type { OptionSpec } from '../kit.js';
 import { cyan, dim } from '../style.js';
 
@@ -35,4 +37,26 @@ export function expansionText(e: Expansion): string {
   if (lines.length === 0) return dim('graph: the top hits have no related entries');
   const more = e.truncated ? dim(' (capped; `maestro graph show <id>` lists all)') : '';
   return [`Related through the knowledge graph${more}:`, ...lines].join('\n');
+}
+
+/** `context --expand`: each active neighbour not already served, after the hits, its title labelled. */
+export function appendNeighbours(
+  specs: ContextSpecInput[],
+  e: Expansion,
+  byId: ReadonlyMap<string, KnowledgeEntry>,
+): void {
+  const seen = new Set(specs.map((s) => s.id));
+  for (const hit of e.hits) {
+    for (const n of hit.neighbours) {
+      const entry = byId.get(n.id);
+      if (entry?.status !== 'active' || seen.has(n.id)) continue;
+      seen.add(n.id);
+      specs.push({
+        id: entry.id,
+        title: `${entry.title} (${n.relation} of ${hit.id})`,
+        category: entry.category,
+        text: entry.content,
+      });
+    }
+  }
 }
