@@ -120,6 +120,8 @@ async function runCase(entries) {
     updateMs,
     reextracted: updated.reextracted.length,
     warm,
+    floor,
+    sources: graphSources(layout).length,
     cold,
     rss: peakRssMiB(),
   };
