@@ -25,6 +25,7 @@ export default defineConfig({
         'packs',
         'reconcile',
         'search',
+        'graph',
         'memory',
         'promote',
         'audit',

@@ -11,6 +11,7 @@ const ORDER = [
   'promote',
   'review',
   'search',
+  'graph',
   'audit',
   'gate',
   'git',

@@ -15,6 +15,7 @@ const sources = [
     'packs',
     'reconcile',
     'search',
+    'graph',
     'memory',
     'promote',
     'audit',

@@ -61,6 +61,13 @@ export interface CommandModule {
   run(ctx: CommandContext, args: ParsedArgs): Promise<CommandResult>;
 }
 
+/** "resolved alias X to Y" for each [as given, canonical id] pair that differ (a maestro-flow id form was used). */
+export function aliasWarnings(...pairs: [string, string][]): string[] {
+  return pairs
+    .filter(([given, id]) => given.trim() !== id)
+    .map(([given, id]) => `resolved alias ${given.trim()} to ${id}`);
+}
+
 /** Global options every command accepts. */
 export const GLOBAL_OPTIONS: OptionSpec = {
   json: { type: 'boolean' },

@@ -3,6 +3,7 @@ import { jsonSchemas as context } from '@maestro/context';
 import { environmentError } from '@maestro/core';
 import { jsonSchemas as gate } from '@maestro/gate';
 import { jsonSchemas as git } from '@maestro/git';
+import { jsonSchemas as graph } from '@maestro/graph';
 import { jsonSchemas as hooks } from '@maestro/hooks';
 import { jsonSchemas as ledger } from '@maestro/ledger';
 import { jsonSchemas as memory } from '@maestro/memory';
@@ -25,6 +26,7 @@ export const PUBLISHED: Readonly<Record<string, z.ZodType>> = {
   ...reconcile,
   ...search,
   ...memory,
+  ...graph,
   ...promote,
   ...audit,
   ...gate,

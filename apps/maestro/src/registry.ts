@@ -93,6 +93,12 @@ export const COMMANDS: CommandEntry[] = [
   c('load', 'Print knowledge entries by id (records consumption with a run)', () => import('./commands/load.js')),
   c('search', 'Search specs and knowhow; exposure only, never consumption', () => import('./commands/search.js')),
   c(
+    'graph show',
+    'Show a knowledge-graph node and its neighbours (edge kinds, file:line)',
+    () => import('./commands/graph-show.js'),
+  ),
+  c('graph path', 'Shortest chain of relations between two graph nodes', () => import('./commands/graph-path.js')),
+  c(
     'pack list',
     'List knowledge packs in every scope: state, trust, shadowing',
     () => import('./commands/pack-list.js'),

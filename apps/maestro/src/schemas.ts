@@ -1,3 +1,6 @@
+import { ContextOutput } from '@maestro/context';
+import { ExpansionSchema } from '@maestro/graph';
+import { SearchOutputSchema } from '@maestro/search';
 import { z } from 'zod';
 
 export const ErrorOutput = z
@@ -24,5 +27,18 @@ export const VersionOutput = z
   })
   .describe('maestro --version --json (also -v, -V, version)');
 
+/** `search --expand` / `context --expand`: the plain output plus the graph neighbours of the top hits. */
+export const SearchExpandedOutput = SearchOutputSchema.extend({ expanded: ExpansionSchema }).describe(
+  'maestro search --expand --json',
+);
+export const ContextExpandedOutput = ContextOutput.extend({ expanded: ExpansionSchema }).describe(
+  'maestro context --expand --json',
+);
+
 /** Schemas owned by the CLI itself. */
-export const jsonSchemas = { 'error-output': ErrorOutput, 'version-output': VersionOutput };
+export const jsonSchemas = {
+  'error-output': ErrorOutput,
+  'version-output': VersionOutput,
+  'search-expanded-output': SearchExpandedOutput,
+  'context-expanded-output': ContextExpandedOutput,
+};

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { inputError, type Runtime, systemRuntime } from '@maestro/core';
 import { findLeftoverTemps, type LockOptions, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
-import { type LoadedCorpus, loadCorpusFiles, recoverSpecEdit } from '@maestro/spec';
+import { graphFindings, KnowledgeGraph, openGraph } from '@maestro/graph';
+import { type LoadedCorpus, loadCorpusFiles, recoverSpecEdit, resolveEntryRef } from '@maestro/spec';
 import { type ApplyOptions, applyPrunePlan } from './apply.js';
 import { listBackups } from './backups.js';
 import { readPipeline } from './read-pipeline.js';
@@ -72,7 +73,10 @@ export async function auditKnowledge(
     });
   }
   const runtime = options.runtime ?? systemRuntime;
-  if (!options.apply) return buildAudit(readAuditInput(layout, options, runtime).input, { prune: options.prune });
+  if (!options.apply) {
+    const { input } = readAuditInput(layout, options, runtime);
+    return buildAudit(await withGraph(layout, input), { prune: options.prune });
+  }
   return withCorpusLock(
     layout,
     async () => {
@@ -81,7 +85,7 @@ export async function auditKnowledge(
       // Likewise a restore that was killed: finish it to the backup's bytes before planning.
       await recoverRestore(layout);
       const { input, loaded } = readAuditInput(layout, options, runtime);
-      const report = buildAudit(input, { prune: true });
+      const report = buildAudit(await withGraph(layout, input), { prune: true });
       const applied = await applyPrunePlan(layout, loaded, report.prune_plan!, {
         runtime,
         includePendingTargets: options.includePendingTargets,
@@ -93,6 +97,16 @@ export async function auditKnowledge(
   );
 }
 
+/**
+ * Adds the findings only the knowledge graph can see. Read-only: the stored graph is used where it
+ * is fresh and changed files are extracted in memory; audit never writes it.
+ */
+async function withGraph(layout: WorkflowLayout, input: AuditInput): Promise<AuditInput> {
+  const opened = await openGraph(layout, { persist: false });
+  const graph = new KnowledgeGraph(opened.files);
+  return { ...input, graphFindings: graphFindings(graph), notes: [...(input.notes ?? []), ...opened.warnings] };
+}
+
 /** Every reader of the audit, once each. */
 export function readAuditInput(
   layout: WorkflowLayout,
@@ -101,7 +115,10 @@ export function readAuditInput(
 ): { input: AuditInput; loaded: LoadedCorpus } {
   const loaded = loadCorpusFiles(layout);
   const notes: string[] = [];
-  const pipeline = readPipeline(layout, options.receipts ?? fileReceipts);
+  const pipeline = readPipeline(layout, options.receipts ?? fileReceipts, (id, recordedAt) => {
+    const r = resolveEntryRef(loaded.corpus, id, { recordedAt });
+    return r.kind === 'entry' ? r.entry.id : id;
+  });
   const read = options.exposure?.(layout);
   const exposure = read?.counts ?? null;
   if (read?.warning) notes.push(read.warning);

@@ -27,11 +27,16 @@ function problemFrom(issue: Issue, kind: PipelineProblem['kind']): PipelineProbl
 }
 
 /**
- * Reads every session's ledgers and the receipts of runs with pending candidates. Damaged
+ * Reads every session's ledgers and the receipts of runs with pending candidates. `canonical`
+ * maps a recorded knowledge id to the id consumption is counted under. Damaged
  * session, run, ledger and receipt files become problems (findings), never errors: the audit of
  * the rest completes.
  */
-export function readPipeline(layout: WorkflowLayout, receipts: ReceiptSource): PipelineRead {
+export function readPipeline(
+  layout: WorkflowLayout,
+  receipts: ReceiptSource,
+  canonical: (id: string, recordedAt: string) => string = (id) => id,
+): PipelineRead {
   const listed = listSessions(layout);
   const problems: PipelineProblem[] = listed.problems.map((i) => problemFrom(i, 'session'));
   const sessions: SessionBacklog[] = [];
@@ -54,8 +59,10 @@ export function readPipeline(layout: WorkflowLayout, receipts: ReceiptSource): P
     }
     for (const p of summary.problems) problems.push(problemFrom(p, p.code === 'LEDGER_INVALID' ? 'ledger' : 'run'));
     for (const i of summary.inputs) {
-      if (CONSUMPTION_SIGNALS.has(i.signal))
-        consumption.set(i.knowledge_id, (consumption.get(i.knowledge_id) ?? 0) + i.count);
+      if (!CONSUMPTION_SIGNALS.has(i.signal)) continue;
+      // maestro-flow ledgers name entries by alias (`spec:project:{stem}-{NNN}`, ...): count them under the entry.
+      const id = canonical(i.knowledge_id, i.first_recorded_at);
+      consumption.set(id, (consumption.get(id) ?? 0) + i.count);
     }
     evidence.push(...evidenceRowsOf(summary));
     const backlog = backlogOf(summary);

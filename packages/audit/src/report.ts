@@ -1,4 +1,5 @@
 import type { Issue } from '@maestro/core';
+import type { GraphFinding } from '@maestro/graph';
 import type { KnowledgeEntry } from '@maestro/spec';
 import { exactDuplicateGroups } from './duplicates.js';
 import { finding, sortFindings } from './finding.js';
@@ -31,6 +32,8 @@ export interface AuditInput {
   /** Temp files interrupted writes left under `.workflow/` (relative to the project root). */
   leftoverTemps?: readonly string[];
   notes?: readonly string[];
+  /** Findings from the knowledge graph (broken chains, cross-session contradictions, duplicate clusters). */
+  graphFindings?: readonly GraphFinding[];
 }
 
 export interface AuditOptions {
@@ -64,6 +67,7 @@ export function buildAudit(input: AuditInput, options: AuditOptions = {}): Audit
     ...(input.interruptedBackups ?? []).map(interruptedFinding),
     ...(input.interruptedRestore ? [interruptedRestoreFinding(input.interruptedRestore)] : []),
     ...(input.leftoverTemps ?? []).map(leftoverTempFinding),
+    ...(input.graphFindings ?? []).filter((f) => f.store === 'pipeline' || within(f.store)).map((f) => finding(f)),
   ];
   const sorted = sortFindings(findings);
   const plan: PrunePlan | null = options.prune ? flagPendingTargets(rawPlan, pipeline.pendingTargets) : null;

@@ -7,6 +7,8 @@ export interface KnownIds {
   ids: string[];
   /** Ids not in the corpus, recorded as given because `allowUnknown` was set. */
   unknown: string[];
+  /** "resolved alias X to Y" for each maestro-flow alias given instead of a canonical id. */
+  aliases: string[];
 }
 
 /** The corpus, read once per command through @maestro/spec. */
@@ -15,22 +17,13 @@ export function loadCorpusFor(layout: WorkflowLayout): Corpus {
 }
 
 /**
- * Finds an entry by the id that `spec`, `knowhow` and `search` print, using @maestro/spec's
- * `findEntry`; additionally a `spec:` or `knowhow:` prefix in any case (as in `--signal-ids
- * knowhow:K-1`) and a case-insensitive match of a whole id (when unambiguous) are accepted.
+ * Finds an entry by the id that `spec`, `knowhow` and `search` print, or by any of maestro-flow's
+ * id forms (`@maestro/spec`'s `findEntry`: `spec:project:{stem}-{NNN}`, `spec:{sid}`,
+ * `legacy:{file}:{line}`, `knowhow:{slug}`, explicit knowhow ids, letter case). An ambiguous or
+ * drifted positional id is refused (exit 2) with the candidates; an alias used is pushed to `notes`.
  */
-export function lookupKnowledge(corpus: Corpus, raw: string): KnowledgeEntry | null {
-  const id = raw.trim();
-  // `spec:` / `knowhow:` (any case) name the store; the rest may differ in letter case.
-  const prefixed = /^(spec|knowhow):(.*)$/i.exec(id);
-  const store = prefixed ? (prefixed[1].toLowerCase() as 'spec' | 'knowhow') : null;
-  const bare = prefixed ? prefixed[2].trim() : id;
-  const inStore = (e: KnowledgeEntry | null) => (e && (store === null || e.store === store) ? e : null);
-  const direct = inStore(findEntry(corpus, id)) ?? (prefixed ? inStore(findEntry(corpus, bare)) : null);
-  if (direct) return direct;
-  const lower = bare.toLowerCase();
-  const hits = corpus.entries.filter((e) => e.id.toLowerCase() === lower && (store === null || e.store === store));
-  return hits.length === 1 ? hits[0] : null;
+export function lookupKnowledge(corpus: Corpus, raw: string, notes?: string[]): KnowledgeEntry | null {
+  return findEntry(corpus, raw, notes);
 }
 
 /**
@@ -40,8 +33,9 @@ export function lookupKnowledge(corpus: Corpus, raw: string): KnowledgeEntry | n
 export function resolveIdsIn(corpus: Corpus, ids: readonly string[], options: { allowUnknown: boolean }): KnownIds {
   const out: string[] = [];
   const unknown: string[] = [];
+  const aliases: string[] = [];
   for (const raw of ids) {
-    const hit = lookupKnowledge(corpus, raw);
+    const hit = lookupKnowledge(corpus, raw, aliases);
     if (hit) out.push(hit.id);
     else unknown.push(raw);
   }
@@ -51,7 +45,7 @@ export function resolveIdsIn(corpus: Corpus, ids: readonly string[], options: { 
       details: { unknown },
     });
   }
-  return { ids: [...new Set([...out, ...unknown])], unknown };
+  return { ids: [...new Set([...out, ...unknown])], unknown, aliases };
 }
 
 /** Loads the corpus once and resolves `ids` against it; no ids means no corpus read. */
@@ -60,6 +54,6 @@ export function resolveKnowledgeIds(
   ids: readonly string[],
   options: { allowUnknown: boolean },
 ): KnownIds {
-  if (ids.length === 0) return { ids: [], unknown: [] };
+  if (ids.length === 0) return { ids: [], unknown: [], aliases: [] };
   return resolveIdsIn(loadCorpusFor(layout), ids, options);
 }

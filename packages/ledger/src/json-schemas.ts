@@ -147,6 +147,9 @@ export const KnowledgeStageOutput = z
     title: z.string(),
     signal_recorded: z.number().int(),
     unknown_ids: z.array(z.string()),
+    resolved_aliases: z
+      .array(z.string())
+      .describe('"resolved alias X to Y" for each maestro-flow id form given instead of a canonical id'),
   })
   .describe('maestro knowledge stage --json');
 
@@ -159,6 +162,9 @@ export const KnowledgeRecordOutput = z
     source: z.enum(INPUT_SOURCES),
     inputs: z.array(LedgerInputSchema),
     unknown_ids: z.array(z.string()),
+    resolved_aliases: z
+      .array(z.string())
+      .describe('"resolved alias X to Y" for each maestro-flow id form given instead of a canonical id'),
   })
   .describe('maestro knowledge record --json');
 
@@ -167,6 +173,10 @@ export const LoadOutput = z
     entries: z.array(
       z.object({
         id: z.string(),
+        graphId: z.string().describe('stable knowledge-graph node id (`maestro graph show`)'),
+        aliases: z
+          .array(z.string())
+          .describe('other ids this entry answers to (maestro-flow forms; positional ones drift)'),
         store: z.enum(TARGETS),
         title: z.string(),
         category: z.string().nullable(),
@@ -191,6 +201,9 @@ export const LoadOutput = z
         count: z.number().int(),
       })
       .nullable(),
+    resolved_aliases: z
+      .array(z.string())
+      .describe('"resolved alias X to Y" for each maestro-flow id form given instead of a canonical id'),
   })
   .describe('maestro load --json');
 

@@ -58,6 +58,8 @@ export interface StageResult {
   title: string;
   signal_recorded: number;
   unknown_ids: string[];
+  /** "resolved alias X to Y" for each maestro-flow id form given instead of a canonical id. */
+  resolved_aliases: string[];
 }
 
 /**
@@ -82,7 +84,7 @@ export async function stageKnowledge(
   assertRunAcceptsKnowledge(readRun(layout, req.session_id, req.run_id), layout);
   const known: KnownIds = req.signal
     ? resolveKnowledgeIds(layout, req.signal_ids ?? [], { allowUnknown: req.allow_unknown === true })
-    : { ids: [], unknown: [] };
+    : { ids: [], unknown: [], aliases: [] };
   refuseCrossRunActionConflict(layout, req.session_id, input.target, input.content, input.action);
   let outcome: ReturnType<typeof stageInto> | undefined;
   let recorded = 0;
@@ -114,6 +116,7 @@ export async function stageKnowledge(
     title: c.title,
     signal_recorded: recorded,
     unknown_ids: known.unknown,
+    resolved_aliases: known.aliases,
   };
 }
 
@@ -148,6 +151,8 @@ export interface RecordResult {
   source: InputSource;
   inputs: LedgerInput[];
   unknown_ids: string[];
+  /** "resolved alias X to Y" for each maestro-flow id form given instead of a canonical id. */
+  resolved_aliases: string[];
 }
 
 /** `maestro knowledge record` (and `maestro load` with a run): explicit attribution only. */
@@ -179,6 +184,7 @@ export async function recordKnowledge(
     source,
     inputs,
     unknown_ids: known.unknown,
+    resolved_aliases: known.aliases,
   };
 }
 

@@ -1,6 +1,6 @@
 import { inputError, type Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import type { KnowledgeEntry } from '@maestro/spec';
+import { type Corpus, entryAliases, entryGraphId, type KnowledgeEntry } from '@maestro/spec';
 import { loadCorpusFor, lookupKnowledge } from './ids.js';
 import { appendInputs, assertRunAcceptsKnowledge } from './knowledge.js';
 import { readRun } from './run.js';
@@ -15,6 +15,10 @@ export interface LoadRequest {
 
 export interface LoadedEntry {
   id: string;
+  /** Stable knowledge-graph node id. */
+  graphId: string;
+  /** Other ids this entry answers to (maestro-flow's forms). */
+  aliases: string[];
   store: 'spec' | 'knowhow';
   title: string;
   category: string | null;
@@ -33,11 +37,15 @@ export interface LoadedEntry {
 export interface LoadResult {
   entries: LoadedEntry[];
   recorded: { session_id: string; run_id: string; signal: 'consumed'; source: 'load'; count: number } | null;
+  /** "resolved alias X to Y" for each maestro-flow id form given instead of a canonical id. */
+  resolved_aliases: string[];
 }
 
-function toLoaded(e: KnowledgeEntry): LoadedEntry {
+function toLoaded(corpus: Corpus, e: KnowledgeEntry): LoadedEntry {
   return {
     id: e.id,
+    graphId: entryGraphId(e),
+    aliases: entryAliases(corpus, e),
     store: e.store,
     title: e.title,
     category: e.category,
@@ -76,8 +84,9 @@ export async function loadKnowledge(layout: WorkflowLayout, req: LoadRequest, ru
   const unknown: string[] = [];
   const deprecated: string[] = [];
   const found = new Map<string, KnowledgeEntry>();
+  const aliases: string[] = [];
   for (const raw of req.ids) {
-    const hit = lookupKnowledge(corpus, raw);
+    const hit = lookupKnowledge(corpus, raw, aliases);
     if (!hit) unknown.push(raw);
     else if (hit.status === 'deprecated' && !req.include_deprecated) deprecated.push(hit.id);
     else found.set(hit.id, hit);
@@ -94,8 +103,8 @@ export async function loadKnowledge(layout: WorkflowLayout, req: LoadRequest, ru
       details: { deprecated },
     });
   }
-  const entries = [...found.values()].map(toLoaded);
-  if (!attributed) return { entries, recorded: null };
+  const entries = [...found.values()].map((e) => toLoaded(corpus, e));
+  if (!attributed) return { entries, recorded: null, resolved_aliases: aliases };
   const inputs = await appendInputs(
     layout,
     req.session_id!,
@@ -112,5 +121,6 @@ export async function loadKnowledge(layout: WorkflowLayout, req: LoadRequest, ru
       source: 'load',
       count: inputs.length,
     },
+    resolved_aliases: aliases,
   };
 }

@@ -32,6 +32,6 @@ export {
   SearchHitSchema,
   SearchOutputSchema,
 } from './schemas.js';
-export type { SearchOptions, SearchResult } from './search.js';
+export type { SearchHit, SearchOptions, SearchResult } from './search.js';
 export { SEARCH_RESULT_SCHEMA, search, searchWithBodies } from './search.js';
 export { analyzeDocument, queryTerms, sequenceTokens } from './tokenize.js';

@@ -13,6 +13,8 @@ export const SearchHitSchema = z
   .strictObject({
     rank: z.number().int().min(1).describe('1-based position in the whole result list (offset included)'),
     id: z.string().describe('canonical KnowledgeEntry id (sid or knowhow id); `maestro load --id` accepts it'),
+    graphId: z.string().describe('stable knowledge-graph node id (`maestro graph show` accepts it)'),
+    aliases: z.array(z.string()).describe('other ids the entry answers to (maestro-flow forms that do not drift)'),
     store: Store,
     title: z.string(),
     category: z.string().nullable(),

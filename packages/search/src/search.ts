@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { inputError, type Runtime, systemRuntime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import type { EntryStatus, KnowledgeStore } from '@maestro/spec';
+import { entryGraphId, stableAliases } from '@maestro/spec/aliases';
 import { CorruptIndexError } from './codec.js';
 import { readExposure, recordExposure } from './exposure.js';
 import type { RankedHit, Ranking, RankOptions, SearchMode } from './model.js';
@@ -28,6 +29,9 @@ export { recordExposure } from './exposure.js';
 
 export const SEARCH_RESULT_SCHEMA = 'search-result/1.0';
 
+/** A ranked hit with its identities: `id` (what `load` takes), `graphId` and non-drifting `aliases`. */
+export type SearchHit = RankedHit & { graphId: string; aliases: string[] };
+
 /** What `search` returns and `maestro search --json` prints (schema `search-output`). */
 export interface SearchResult {
   schema_version: typeof SEARCH_RESULT_SCHEMA;
@@ -47,7 +51,7 @@ export interface SearchResult {
   offset: number;
   limit: number;
   count: number;
-  results: RankedHit[];
+  results: SearchHit[];
   exploration_available: boolean;
   exposure_recorded: boolean;
   index: { status: IndexStatus; entries: number; reindexed: number; persisted: boolean };
@@ -106,7 +110,14 @@ function toResult(
     offset: o.offset,
     limit: o.limit,
     count: ranking.hits.length,
-    results: ranking.hits,
+    // Keys in schema order (identities right after the id), so the JSON reads the same parsed or raw.
+    results: ranking.hits.map(({ rank, id, ...h }) => ({
+      rank,
+      id,
+      graphId: entryGraphId({ id, store: h.store }),
+      aliases: stableAliases({ id, ...h }),
+      ...h,
+    })),
     exploration_available: ranking.exploration_available,
     index: {
       status: opened.status,

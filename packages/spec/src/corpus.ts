@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:
 import { join } from 'node:path';
 import { environmentError, type Issue } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
+import { requireResolvedRef } from './aliases.js';
 import { type KnowhowFileModel, knowhowEntry, knowhowIdFor, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, CorpusFileInfo, KnowledgeEntry } from './model.js';
 import { parseSpecFile, type SpecFileModel, scanSpecFile } from './spec-file.js';
@@ -217,20 +218,12 @@ function indexById(entries: KnowledgeEntry[], issues: Issue[]): Map<string, Know
 }
 
 /**
- * Finds an entry by its id, or by a knowhow file stem / file name / explicit id
- * (`TIP-20260427-x`, `TIP-20260427-x.md`, `tip-20260427-x` all resolve to `knowhow-tip-20260427-x`).
+ * Finds an entry by its id, or by any alias maestro-flow's tools use (`resolveEntryRef`): a knowhow
+ * file stem / file name / explicit id (`TIP-20260427-x`, `TIP-20260427-x.md`, `tip-20260427-x` all
+ * resolve to `knowhow-tip-20260427-x`), `knowhow:{slug}`, `spec:{sid}`, `legacy:{file}:{line}` and
+ * the positional `spec:project:{stem}-{NNN}`. Null when unknown; an ambiguous or drifted positional
+ * id is refused (exit 2) with its candidates. An alias used is pushed to `notes` when given.
  */
-export function findEntry(corpus: Corpus, ref: string): KnowledgeEntry | null {
-  const direct = corpus.byId.get(ref);
-  if (direct) return direct;
-  const trimmed = ref.trim().replace(/^spec:/, '');
-  if (corpus.byId.has(trimmed)) return corpus.byId.get(trimmed)!;
-  const base = trimmed.slice(trimmed.lastIndexOf('/') + 1);
-  for (const e of corpus.entries) {
-    if (e.store !== 'knowhow') continue;
-    const name = e.file.slice(e.file.lastIndexOf('/') + 1);
-    if (name === base || name === `${base}.md` || e.explicitId === trimmed) return e;
-    if (e.id === `knowhow-${base.toLowerCase().replace(/\.md$/, '')}`) return e;
-  }
-  return null;
+export function findEntry(corpus: Corpus, ref: string, notes?: string[]): KnowledgeEntry | null {
+  return requireResolvedRef(corpus, ref, notes);
 }

@@ -1,3 +1,13 @@
+export type { AliasCandidate, AliasForm, EntryRef, RefResolution, ResolveRefOptions } from './aliases.js';
+export {
+  aliasNote,
+  entryAliases,
+  entryGraphId,
+  positionalIds,
+  requireResolvedRef,
+  resolveEntryRef,
+  stableAliases,
+} from './aliases.js';
 export type { LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.js';
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 export { cycleComponents } from './cycles.js';

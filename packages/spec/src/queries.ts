@@ -26,8 +26,8 @@ export function listKnowhow(corpus: Corpus, type?: string | null): KnowledgeEntr
 }
 
 /** One entry of a store by id (knowhow also by stem, file name or explicit id); unknown is exit 2. */
-export function requireEntry(corpus: Corpus, ref: string, store: 'spec' | 'knowhow'): KnowledgeEntry {
-  const e = findEntry(corpus, ref);
+export function requireEntry(corpus: Corpus, ref: string, store: 'spec' | 'knowhow', notes?: string[]): KnowledgeEntry {
+  const e = findEntry(corpus, ref, notes);
   if (e && e.store === store) return e;
   const list = store === 'spec' ? 'maestro spec list --include-deprecated' : 'maestro knowhow list';
   throw inputError('UNKNOWN_ID', `no ${store === 'spec' ? 'spec entry' : 'knowhow document'} with id ${ref}`, {
@@ -36,11 +36,11 @@ export function requireEntry(corpus: Corpus, ref: string, store: 'spec' | 'knowh
 }
 
 /** `spec history <id>`: the supersession chain through a spec entry. */
-export function specHistory(corpus: Corpus, id: string): HistoryResult {
-  return entryHistory(corpus, requireEntry(corpus, id, 'spec'));
+export function specHistory(corpus: Corpus, id: string, notes?: string[]): HistoryResult {
+  return entryHistory(corpus, requireEntry(corpus, id, 'spec', notes));
 }
 
 /** `knowhow history <id>`: the supersession chain through a knowhow document. */
-export function knowhowHistory(corpus: Corpus, ref: string): HistoryResult {
-  return entryHistory(corpus, requireEntry(corpus, ref, 'knowhow'));
+export function knowhowHistory(corpus: Corpus, ref: string, notes?: string[]): HistoryResult {
+  return entryHistory(corpus, requireEntry(corpus, ref, 'knowhow', notes));
 }

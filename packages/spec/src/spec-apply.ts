@@ -1,5 +1,5 @@
 import { inputError } from '@maestro/core';
-import type { LoadedCorpus, LoadedSpecFile } from './corpus.js';
+import { findEntry, type LoadedCorpus, type LoadedSpecFile } from './corpus.js';
 import type { KnowledgeEntry } from './model.js';
 import { withAttributes } from './spec-edit.js';
 import { serializeSpecFile } from './spec-file.js';
@@ -30,7 +30,7 @@ export function requireSpecEntry(
   id: string,
   options: { needSid?: boolean } = {},
 ): { entry: KnowledgeEntry; file: LoadedSpecFile } {
-  const entry = loaded.corpus.byId.get(id.trim());
+  const entry = findEntry(loaded.corpus, id);
   if (!entry) {
     throw inputError('UNKNOWN_ID', `no spec entry with id ${id}`, {
       hint: 'run `maestro spec list` (add --include-deprecated for deprecated entries) to see the ids',

@@ -2,5 +2,6 @@ export type { CliRun } from './cli.js';
 export { CLI_BIN, runMaestro, runMaestroAsync } from './cli.js';
 export type { CandidateSpec, RunSpec, SessionSpec } from './ledger.js';
 export { ledgerCandidate, sessionTree } from './ledger.js';
+export { FLOW, maestroFlowTree } from './maestro-flow.js';
 export type { Tree } from './tmp.js';
 export { copyDir, readTree, tmpDir, tmpProject, writeTree } from './tmp.js';

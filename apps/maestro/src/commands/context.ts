@@ -1,7 +1,9 @@
 import type { ContextOutputData } from '@maestro/context';
 import { inputError } from '@maestro/core';
+import type { Expansion } from '@maestro/graph';
 import type { RecalledMemories } from '@maestro/memory';
 import type { CommandContext, CommandModule, ParsedArgs } from '../kit.js';
+import { EXPAND_HELP, EXPAND_OPTION, expandTop, neighboursBlock } from './graph-expand.js';
 import {
   budgetOption,
   SCOPE_HELP,
@@ -15,7 +17,7 @@ import {
 import { resolveWarnings } from './pack-resolve.js';
 
 const usage =
-  'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--session S --run R] [--agent A] [--json] | maestro context --hook claude|codex';
+  'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--expand] [--session S --run R] [--agent A] [--json] | maestro context --hook claude|codex';
 
 /** The prompt hook's default budget: the context should be small next to the prompt itself. */
 const HOOK_BUDGET = 1500;
@@ -59,6 +61,7 @@ export const command: CommandModule = {
     run: { type: 'string' },
     hook: { type: 'string' },
     agent: { type: 'string' },
+    ...EXPAND_OPTION,
     ...TIER_OPTIONS,
     ...SCOPE_OPTIONS,
   },
@@ -68,6 +71,7 @@ export const command: CommandModule = {
     run: 'with --session: the running run (context never records consumption; use `maestro load` for that)',
     hook: 'claude|codex: read the agent hook event (JSON) from stdin and answer in its format; fails open',
     agent: 'whose private memories to recall into <recalled-memories> (default $MAESTRO_AGENT, else "default")',
+    ...EXPAND_HELP,
     ...TIER_HELP,
     ...SCOPE_HELP,
   },
@@ -118,7 +122,8 @@ export const command: CommandModule = {
       ctx.runtime,
     );
     if (memories.warning) warnings.push(memories.warning);
-    const data = withMemories(knowledge, budget, memories);
+    let data = withMemories(knowledge, budget, memories);
+    if (args.values.expand === true) data = await withNeighbours(ctx, data, warnings);
     return { data, text: data.context, warnings: [...warnings, ...resolveWarnings(data)] };
   },
 };
@@ -133,5 +138,39 @@ function withMemories(k: ContextOutputData, budget: number, m: RecalledMemories)
     token_estimate: k.token_estimate + m.tokens,
     blocks,
     recalled_memories: { agent: m.agent, ids: m.ids },
+  };
+}
+
+/**
+ * `--expand`: the graph neighbours of the top recalled entries (successors, rules resolved as
+ * related…), labelled, in their own data block after the recalled knowledge, within what the
+ * budget leaves. The expansion itself is in the JSON either way.
+ */
+async function withNeighbours(
+  ctx: CommandContext,
+  data: ContextOutputData,
+  warnings: string[],
+): Promise<ContextOutputData & { expanded?: Expansion }> {
+  if (data.specs.length === 0) return data;
+  const expanded = await expandTop(
+    ctx.layout,
+    data.specs.map((s) => s.id),
+    false,
+  );
+  const block = await neighboursBlock(
+    ctx.layout,
+    expanded,
+    new Set(data.specs.map((s) => s.id)),
+    data.budget - data.token_estimate,
+  );
+  if (block.left.length)
+    warnings.push(`${block.left.length} graph neighbour(s) did not fit the budget: ${block.left.join(', ')}`);
+  if (!block.text) return { ...data, expanded };
+  return {
+    ...data,
+    context: data.context + block.text,
+    token_estimate: data.token_estimate + block.tokens,
+    blocks: [...data.blocks, { name: 'graph-neighbours', tokens: block.tokens, ids: block.ids }],
+    expanded,
   };
 }

@@ -13,7 +13,8 @@ export const command: CommandModule = {
   needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
-    const h = knowhowHistory(loadCorpus(ctx.layout), id);
-    return { data: h, text: historyText(h, 'maestro knowhow list') };
+    const warnings: string[] = [];
+    const h = knowhowHistory(loadCorpus(ctx.layout), id, warnings);
+    return { data: h, text: historyText(h, 'maestro knowhow list'), warnings };
   },
 };

@@ -1,5 +1,5 @@
 import { supersedeKnowhow } from '@maestro/spec';
-import type { CommandModule } from '../kit.js';
+import { aliasWarnings, type CommandModule } from '../kit.js';
 import { green } from '../style.js';
 import { positionals, requiredString, writeOptions } from './spec-cli.js';
 
@@ -21,6 +21,7 @@ export const command: CommandModule = {
       text: r.changed
         ? `${green('✓')} Superseded: ${r.old} → ${r.new}`
         : `Replayed: ${r.old} → ${r.new} (nothing changed)`,
+      warnings: aliasWarnings([old, r.old], [by, r.new]),
     };
   },
 };

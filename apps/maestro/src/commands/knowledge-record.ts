@@ -61,6 +61,7 @@ export const command: CommandModule = {
       ctx.runtime,
     );
     const warnings = r.unknown_ids.length ? [`recorded unknown id(s) as given: ${r.unknown_ids.join(', ')}`] : [];
+    warnings.push(...r.resolved_aliases);
     return {
       data: r,
       text: `${green('✓')} Recorded ${r.recorded} input(s) as ${r.signal} (source ${r.source}) on ${session_id}/${run_id}`,

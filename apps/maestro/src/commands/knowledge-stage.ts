@@ -103,6 +103,7 @@ export const command: CommandModule = {
       r.signal_recorded ? `; recorded ${r.signal_recorded} signal(s)` : '',
     ];
     const warnings = r.unknown_ids.length ? [`recorded unknown id(s) as given: ${r.unknown_ids.join(', ')}`] : [];
+    warnings.push(...r.resolved_aliases);
     return {
       data: r,
       text: `${parts.join('')}\n${dim(`review after completion: maestro knowledge review ${session_id}`)}`,

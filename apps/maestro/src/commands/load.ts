@@ -16,7 +16,7 @@ export const command: CommandModule = {
     'include-deprecated': { type: 'boolean' },
   },
   optionHelp: {
-    id: 'a spec sid or knowhow id (repeatable or comma-separated)',
+    id: 'a spec sid or knowhow id, or a maestro-flow id form (repeatable or comma-separated)',
     session: 'with --run: record the load on this session’s run',
     run: 'with --session: the running run that consumes the entries',
     'include-deprecated': 'allow loading deprecated (superseded) entries',
@@ -57,6 +57,6 @@ export const command: CommandModule = {
         dim(`recorded ${r.recorded.count} consumed input(s) on ${r.recorded.session_id}/${r.recorded.run_id}`),
       );
     }
-    return { data: r, text: blocks.join('\n\n') };
+    return { data: r, text: blocks.join('\n\n'), warnings: r.resolved_aliases };
   },
 };

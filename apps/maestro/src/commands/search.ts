@@ -4,9 +4,10 @@ import type { RankedHit } from '@maestro/search';
 import { type SearchOptions, type SearchResult, search } from '@maestro/search/search';
 import type { CommandModule, ParsedArgs } from '../kit.js';
 import { bold, cyan, dim, yellow } from '../style.js';
+import { EXPAND_HELP, EXPAND_OPTION, expandTop, expansionText } from './graph-expand.js';
 
 const usage =
-  'maestro search <query...> [--type spec|knowhow] [--category c] [--tag k]... [--status s] [--include-deprecated] [--limit n] [--offset n] [--mode balanced|relevance] [--read-only]';
+  'maestro search <query...> [--type spec|knowhow] [--category c] [--tag k]... [--status s] [--include-deprecated] [--limit n] [--offset n] [--mode balanced|relevance] [--read-only] [--expand]';
 
 /** The query as typed, in quotes that do not clash with a quoted phrase inside it. */
 function quoted(query: string): string {
@@ -83,6 +84,7 @@ export const command: CommandModule = {
     offset: { type: 'string' },
     mode: { type: 'string' },
     'read-only': { type: 'boolean' },
+    ...EXPAND_OPTION,
   },
   optionHelp: {
     type: 'only spec or only knowhow entries',
@@ -94,6 +96,7 @@ export const command: CommandModule = {
     offset: 'results to skip, for the next page (default 0)',
     mode: 'balanced (default: diversified page, one exploration slot) or relevance (pure score order)',
     'read-only': 'write nothing: neither the index nor exposure counters',
+    ...EXPAND_HELP,
   },
   examples: [
     'maestro search retry backoff',
@@ -115,6 +118,16 @@ export const command: CommandModule = {
       readOnly: args.values['read-only'] === true,
     };
     const result = await search(ctx.layout, query, options, ctx.runtime);
-    return { data: result, text: render(result), warnings: result.warnings };
+    if (args.values.expand !== true) return { data: result, text: render(result), warnings: result.warnings };
+    const expanded = await expandTop(
+      ctx.layout,
+      result.results.map((h) => h.id),
+      options.readOnly === true,
+    );
+    return {
+      data: { ...result, expanded },
+      text: `${render(result)}\n\n${expansionText(expanded)}`,
+      warnings: [...result.warnings, ...expanded.warnings],
+    };
   },
 };

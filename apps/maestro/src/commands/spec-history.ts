@@ -13,7 +13,8 @@ export const command: CommandModule = {
   needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['sid'], 1, usage);
-    const h = specHistory(loadCorpus(ctx.layout), id);
-    return { data: h, text: historyText(h, 'maestro spec health') };
+    const warnings: string[] = [];
+    const h = specHistory(loadCorpus(ctx.layout), id, warnings);
+    return { data: h, text: historyText(h, 'maestro spec health'), warnings };
   },
 };

@@ -13,7 +13,8 @@ export const command: CommandModule = {
   needsWorkflow: true,
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
-    const entry = requireEntry(loadCorpus(ctx.layout), id, 'spec');
-    return { data: { entry }, text: entryText(entry) };
+    const warnings: string[] = [];
+    const entry = requireEntry(loadCorpus(ctx.layout), id, 'spec', warnings);
+    return { data: { entry }, text: entryText(entry), warnings };
   },
 };

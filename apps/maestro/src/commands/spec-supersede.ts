@@ -1,5 +1,5 @@
 import { supersedeEntry } from '@maestro/spec';
-import type { CommandModule } from '../kit.js';
+import { aliasWarnings, type CommandModule } from '../kit.js';
 import { green } from '../style.js';
 import { positionals, requiredString, writeOptions } from './spec-cli.js';
 
@@ -19,6 +19,6 @@ export const command: CommandModule = {
     const text = r.changed
       ? `${green('✓')} Superseded ${r.old} → ${r.new}. Old entry marked deprecated (excluded from search and load).`
       : `Already superseded: ${r.old} → ${r.new} (nothing changed)`;
-    return { data: r, text };
+    return { data: r, text, warnings: aliasWarnings([old, r.old], [by, r.new]) };
   },
 };
