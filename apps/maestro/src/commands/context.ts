@@ -170,7 +170,8 @@ async function withNeighbours(
     ...data,
     context: data.context + block.text,
     token_estimate: data.token_estimate + block.tokens,
-    blocks: [...data.blocks, { name: 'graph-neighbours', tokens: block.tokens, ids: block.ids }],
+    specs: [...data.specs, ...block.entries.map((e) => ({ id: e.id, title: e.title, category: e.category }))],
+    blocks: [...data.blocks, { name: 'graph-neighbours', tokens: block.tokens, ids: block.entries.map((e) => e.id) }],
     expanded,
   };
 }

@@ -48,7 +48,7 @@ export async function neighboursBlock(
   e: Expansion,
   recalled: ReadonlySet<string>,
   room: number,
-): Promise<{ text: string; tokens: number; ids: string[]; left: string[] }> {
+): Promise<{ text: string; tokens: number; entries: RecalledEntry[]; left: string[] }> {
   const [{ loadCorpus }, { renderRecalled }, { estimateTokens }] = await Promise.all([
     import('@maestro/spec'),
     import('@maestro/context'),
@@ -78,5 +78,5 @@ export async function neighboursBlock(
     }
   }
   const text = renderRecalled(entries);
-  return { text, tokens: text ? estimateTokens(text) : 0, ids: entries.map((x) => x.id), left };
+  return { text, tokens: text ? estimateTokens(text) : 0, entries, left };
 }
