@@ -6,32 +6,22 @@ import type {
   CandidateAction,
   CandidateInput,
   Disposition,
-  Eligibility,
   Match,
   MatchableEntry,
   ReconcileOptions,
-  Relation,
   Verdict,
 } from './types.js';
+import { DEFAULT_POLICY, verdictFor } from './verdict.js';
 
 /**
  * The matcher's identity. Receipts record it and compare it as a freshness fence, so bump it
  * whenever a change here, in the lexicon or in a threshold can change a verdict.
  */
-export const MATCHER_REVISION = 'maestro-match/1.1';
+export const MATCHER_REVISION = 'maestro-match/2.0';
 
 export const MATCH_LIMIT = 12;
 export const FAMILY_LIMIT = 2;
 export const STORE_LIMIT = 8;
-
-const PRIORITY: Record<Relation, number> = {
-  exact_duplicate: 0,
-  potential_conflict: 1,
-  supersede_candidate: 2,
-  semantic_duplicate: 3,
-  extends: 4,
-  related: 5,
-};
 
 export const SEVERITY_ORDER: readonly Disposition[] = [
   'potential_conflict',
@@ -54,12 +44,28 @@ export function reconcile(
   corpus: Corpus | readonly MatchableEntry[] | CorpusIndex,
   options: ReconcileOptions = {},
 ): Verdict[] {
-  const index = corpusIndex(corpus);
-  const linked = associated(index, options.seeds ?? []);
-  return candidates.map((c) => reconcileOne(index, linked, c, options.now ?? EPOCH));
+  const policy = options.policy ?? DEFAULT_POLICY;
+  return matchCandidates(candidates, corpus, options).map((matches, i) => {
+    const c = candidates[i];
+    return verdictFor(c, c.action ?? 'propose', matches, options.now ?? EPOCH, policy);
+  });
 }
 
-function reconcileOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput, now: string): Verdict {
+/**
+ * The evidence-backed matches of each candidate (pure), before the verdict policy: what
+ * `reconcile` decides on, and what the quality bench fits the policy's numbers on.
+ */
+export function matchCandidates(
+  candidates: readonly CandidateInput[],
+  corpus: Corpus | readonly MatchableEntry[] | CorpusIndex,
+  options: ReconcileOptions = {},
+): Match[][] {
+  const index = corpusIndex(corpus);
+  const linked = associated(index, options.seeds ?? []);
+  return candidates.map((c) => matchOne(index, linked, c));
+}
+
+function matchOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput): Match[] {
   const action: CandidateAction = c.action ?? 'propose';
   const view = makeView(c.target, c.title ?? '', c.content);
   const ids = new Set(retrieve(index, view));
@@ -74,8 +80,7 @@ function reconcileOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput
     const e = doc.entry;
     scored.push({
       family: doc.family,
-      pinned:
-        s.relation === 'exact_duplicate' || (view.titleKey !== '' && view.titleKey === d.titleKey) || linked.has(i),
+      pinned: s.relation === 'exact_duplicate' || (view.titleKey !== '' && view.titleKey === d.titleKey),
       match: {
         knowledge_id: e.id,
         target: e.store,
@@ -90,17 +95,17 @@ function reconcileOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput
       },
     });
   }
+  // Strongest first (exact duplicates before all): the caps keep the matches that can decide.
   scored.sort(
     (a, b) =>
-      PRIORITY[a.match.relation] - PRIORITY[b.match.relation] ||
+      Number(b.match.relation === 'exact_duplicate') - Number(a.match.relation === 'exact_duplicate') ||
       b.match.scores.composite - a.match.scores.composite ||
       (a.match.knowledge_id < b.match.knowledge_id ? -1 : a.match.knowledge_id > b.match.knowledge_id ? 1 : 0),
   );
-  const matches = capMatches(scored);
-  return verdictFor(c, action, matches, now);
+  return capMatches(scored);
 }
 
-/** At most 2 matches per file and 8 per store, unless pinned (exact, same title, recorded relation); 12 in all. */
+/** At most 2 matches per file and 8 per store, unless pinned (exact, same title); 12 in all. */
 function capMatches(scored: { match: Match; family: string; pinned: boolean }[]): Match[] {
   const perFamily = new Map<string, number>();
   const perStore = new Map<string, number>();
@@ -115,51 +120,4 @@ function capMatches(scored: { match: Match; family: string; pinned: boolean }[])
     out.push(s.match);
   }
   return out;
-}
-
-function dispositionOf(action: CandidateAction, matches: Match[]): Disposition {
-  if (matches.length === 0) return 'unique';
-  const has = (r: Relation) => matches.some((m) => m.relation === r);
-  if (has('exact_duplicate')) return 'exact_duplicate';
-  if (action === 'contest' && has('potential_conflict')) return 'potential_conflict';
-  if (action === 'supersede' && has('supersede_candidate')) return 'supersede_candidate';
-  for (const r of ['potential_conflict', 'supersede_candidate', 'semantic_duplicate', 'extends'] as const) {
-    if (has(r)) return r;
-  }
-  return 'related';
-}
-
-const ORIGIN_REF = /^(run|session):/;
-
-function eligibilityOf(c: CandidateInput, action: CandidateAction, disposition: Disposition): Eligibility {
-  if (disposition === 'exact_duplicate') return 'suppressed';
-  if (disposition !== 'related' && disposition !== 'unique') return 'review_required';
-  // A contest or supersede that names nothing we can find is a claim a person must check.
-  if (action === 'contest' || action === 'supersede') return 'review_required';
-  // Trust gate: evidence that is only transcript quotes needs a person.
-  const refs = (c.evidence_refs ?? []).filter((r) => !ORIGIN_REF.test(r));
-  if (refs.length > 0 && refs.every((r) => r.startsWith('transcript:'))) return 'review_required';
-  return 'eligible';
-}
-
-function verdictFor(c: CandidateInput, action: CandidateAction, matches: Match[], now: string): Verdict {
-  const disposition = dispositionOf(action, matches);
-  const canonical = matches.find((m) => m.relation === disposition) ?? matches[0];
-  const canonical_id = canonical?.knowledge_id ?? null;
-  const reaffirms =
-    action === 'reaffirm' && (disposition === 'exact_duplicate' || disposition === 'semantic_duplicate')
-      ? canonical_id
-      : null;
-  return {
-    candidate_id: c.candidate_id,
-    disposition,
-    promotion_eligibility: eligibilityOf(c, action, disposition),
-    canonical_id,
-    matches,
-    reaffirms,
-    resolution:
-      disposition === 'exact_duplicate'
-        ? { status: 'automatic', reason: 'normalized content hash matches active project knowledge', resolved_at: now }
-        : null,
-  };
 }

@@ -185,7 +185,6 @@ export function scorePair(
   const topical =
     exact ||
     titleEq ||
-    related ||
     sameHead ||
     (p.conflict !== null &&
       (p.concept >= THRESHOLDS.headTopic || p.covC >= THRESHOLDS.conflictCover || p.subject >= THRESHOLDS.topic)) ||
@@ -205,7 +204,9 @@ export function scorePair(
     title: r3(title),
     relation: related ? 1 : 0,
     stance,
-    composite: r3(0.15 * title + 0.55 * semantic + 0.15 * lexical + 0.15 * (related ? 1 : 0)),
+    // A run's inputs widen retrieval; they weigh little so a loaded rule never outranks the entry
+    // the candidate is about.
+    composite: r3(0.15 * title + 0.6 * semantic + 0.2 * lexical + 0.05 * (related ? 1 : 0)),
   };
   const novelty = r3(exact ? 0 : 1 - p.covC);
   return { relation, scores, novelty, evidence: evidenceFor(c, d, p, relation, scores, novelty, exact, related) };
