@@ -17,7 +17,7 @@ export default defineConfig({
     maxWorkers: 2,
     hookTimeout: 30_000,
     projects: [
-      ...['core', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate'].map((p) =>
+      ...['core', 'lexicon', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate'].map((p) =>
         unit(`@maestro/${p}`, `packages/${p}`),
       ),
       unit('@maestro/cli', 'apps/maestro'),

@@ -13,7 +13,8 @@ const range = (from, to, step) => {
 export const GRID = {
   severeRatio: range(0.3, 1.0, 0.1),
   restatement: range(0.2, 0.5, 0.02),
-  actionTarget: range(0.0, 0.3, 0.02),
+  actionTarget: range(0.0, 0.3, 0.03),
+  slotConflict: range(0.1, 0.5, 0.04),
 };
 
 /** Verdicts of `rows` ({ case, candidate, matches }) under `policy`. */
@@ -41,13 +42,14 @@ export function fitPolicy(rows) {
   let best = null;
   for (const severeRatio of GRID.severeRatio)
     for (const restatement of GRID.restatement)
-      for (const actionTarget of GRID.actionTarget) {
-        const policy = { severeRatio, restatement, actionTarget };
-        const verdicts = applyPolicy(rows, policy);
-        let score = 0;
-        for (const s of sets) score += objective(measure(verdicts.filter((v) => v.set === s)));
-        score /= sets.length;
-        if (!best || score > best.score + 1e-12) best = { policy, score };
-      }
+      for (const actionTarget of GRID.actionTarget)
+        for (const slotConflict of GRID.slotConflict) {
+          const policy = { severeRatio, restatement, actionTarget, slotConflict };
+          const verdicts = applyPolicy(rows, policy);
+          let score = 0;
+          for (const s of sets) score += objective(measure(verdicts.filter((v) => v.set === s)));
+          score /= sets.length;
+          if (!best || score > best.score + 1e-12) best = { policy, score };
+        }
   return best.policy;
 }

@@ -1,3 +1,4 @@
+import { lexicon } from '@maestro/lexicon';
 import type { Clause, TextFeatures } from './analyze.js';
 import type { NumberFact } from './extract.js';
 import { type ScopeRelation, scopeOf } from './scope.js';
@@ -71,8 +72,8 @@ export function numericMismatch(a: readonly NumberFact[], b: readonly NumberFact
   return null;
 }
 
-/** A name: a word no word list knows (a tool, a product, a library). */
-const isName = (t: string) => t.startsWith('w:') && t.length > 5;
+/** A name: a word no word list (neither the project vocabulary nor WordNet) knows: a tool, a product, a library. */
+const isName = (t: string) => t.startsWith('w:') && t.length > 5 && !lexicon().isWord(t.slice(2));
 /** A name that is a thing rules are about, not a reference such as a ticket id (SEC-001, M26). */
 const isThing = (t: string) => isName(t) && !/\d/.test(t);
 const hasNameCache = new WeakMap<Clause, boolean>();
@@ -306,8 +307,8 @@ function addsAlternative(c: TextFeatures, d: TextFeatures): boolean {
 }
 
 const MAX_CLAUSES = 16;
-/** Specific weight (two content words) a candidate clause needs to count as a restated rule. */
-const RESTATED_WEIGHT = 2;
+/** Specific weight (more than two content words) a candidate clause needs to count as a restated rule. */
+const RESTATED_WEIGHT = 2.5;
 /** Share of the candidate's weight a clause must carry to speak for the whole candidate. */
 const MAIN_CLAUSE = 0.6;
 const weightOf = (m: ReadonlyMap<string, number>) => {

@@ -1,5 +1,6 @@
 import { analyzeText, type TextFeatures } from './analyze.js';
 import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
+import { SLOT_PREFIX, slotDifference } from './slots.js';
 import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
 import type { CandidateAction, MatchScores, Relation } from './types.js';
 
@@ -93,6 +94,8 @@ export const THRESHOLDS = {
   topicMass: 2.5,
   topicNameMass: 2,
   topicCover: 0.15,
+  /** Share of the entry title's content words a candidate must say to be about the entry's subject. */
+  titleSubject: 0.6,
   /** maestro-flow's reporting thresholds for evidence strings. */
   evidence: 0.58,
   novelty: 0.18,
@@ -182,10 +185,14 @@ export function scorePair(
   const titleConcept = diceOf(overlap(c.titleFeats.terms, d.titleFeats.terms));
   const title = titleEq ? 1 : Math.max(refSimilarity(c.title, d.title), titleConcept);
   const sameHead = c.feats.head !== null && c.feats.head === d.feats.head && p.concept >= THRESHOLDS.headTopic;
+  // The entry's title names its subject ("Validate API payloads with zod"): a candidate that says
+  // most of it is about the same thing, however little of the body it shares.
+  const aboutTitle = titleCovered(c.feats, d.titleFeats) >= THRESHOLDS.titleSubject;
   const topical =
     exact ||
     titleEq ||
     sameHead ||
+    aboutTitle ||
     (p.conflict !== null &&
       (p.concept >= THRESHOLDS.headTopic || p.covC >= THRESHOLDS.conflictCover || p.subject >= THRESHOLDS.topic)) ||
     p.concept >= THRESHOLDS.topic ||
@@ -212,6 +219,18 @@ export function scorePair(
   return { relation, scores, novelty, evidence: evidenceFor(c, d, p, relation, scores, novelty, exact, related) };
 }
 
+/** Share of the title's specific weight (at least two content words) the candidate's terms carry. */
+function titleCovered(c: TextFeatures, title: TextFeatures): number {
+  let total = 0;
+  let shared = 0;
+  for (const [t, w] of title.terms) {
+    if (w < 0.9 || t.startsWith('dim:')) continue;
+    total += w;
+    if (c.terms.has(t)) shared += w;
+  }
+  return total < 2 ? 0 : shared / total;
+}
+
 function evidenceFor(
   c: View,
   d: View,
@@ -230,6 +249,12 @@ function evidenceFor(
   if (p.conflict?.kind === 'numeric') out.push(`different values: ${p.conflict.detail}`);
   if (p.conflict?.kind === 'choice') out.push(`different choice: ${p.conflict.detail}`);
   if (relation === 'supersede_candidate' && c.feats.supersede) out.push('candidate announces a replacement');
+  // Same subject, compatible by the clause rules: name any normative slot in which they still
+  // differ, so the verdict policy can send it to review (see `slotDifference`).
+  if (relation === 'related' && c.store === d.store && p.scope !== 'disjoint' && !p.contrast) {
+    const slot = slotDifference(c.feats, d.feats, d.titleFeats);
+    if (slot) out.push(`${SLOT_PREFIX}${slot}`);
+  }
   if (p.scope === 'disjoint') out.push('different scope (not a conflict)');
   else if (p.scope !== 'same')
     out.push(`candidate scope is ${p.scope} than the entry's`.replace('overlap than', 'overlapping'));

@@ -1,3 +1,4 @@
+import { SLOT_PREFIX } from './slots.js';
 import type { CandidateAction, CandidateInput, Disposition, Eligibility, Match, Relation, Verdict } from './types.js';
 
 /**
@@ -16,9 +17,16 @@ export interface VerdictPolicy {
   restatement: number;
   /** Composite a `contest` / `supersede` needs for its best match to be the target it names. */
   actionTarget: number;
+  /** A same-subject `related` match this similar that differs in a normative slot is a possible conflict. */
+  slotConflict: number;
 }
 
-export const DEFAULT_POLICY: VerdictPolicy = { severeRatio: 0.6, restatement: 0.34, actionTarget: 0.14 };
+export const DEFAULT_POLICY: VerdictPolicy = {
+  severeRatio: 0.6,
+  restatement: 0.34,
+  actionTarget: 0.14,
+  slotConflict: 0.2,
+};
 
 const SEVERE = new Set<Relation>(['potential_conflict', 'supersede_candidate']);
 const REVIEW = new Set<Relation>(['potential_conflict', 'supersede_candidate', 'semantic_duplicate', 'extends']);
@@ -63,6 +71,22 @@ export function decideVerdict(
   const review = ranked.find((m) => REVIEW.has(m.relation) && m.scores.composite >= floor);
   if (review) return { disposition: review.relation, canonical: review, note: null };
   // Cross-store matches are `related` by definition (a knowhow tip that repeats a spec rule is linked).
+  // Safety: `eligible` needs positive evidence of compatibility. A same-subject match that differs
+  // in a normative slot (stance, value, antonym, chosen tool) goes to review as a possible conflict.
+  const slotted = ranked.find(
+    (m) =>
+      m.relation === 'related' &&
+      m.scores.composite >= Math.max(floor, policy.slotConflict) &&
+      m.evidence.some((e) => e.startsWith(SLOT_PREFIX)),
+  );
+  if (slotted) {
+    const slot = slotted.evidence.find((e) => e.startsWith(SLOT_PREFIX)) ?? '';
+    return {
+      disposition: 'potential_conflict',
+      canonical: slotted,
+      note: `possible conflict: ${slot.slice(SLOT_PREFIX.length)}`,
+    };
+  }
   // The same rule for another scope is related, however alike the wording.
   const otherScope = best.evidence.includes('different scope (not a conflict)');
   if (
