@@ -17,8 +17,8 @@ export default defineConfig({
     maxWorkers: 2,
     hookTimeout: 30_000,
     projects: [
-      ...['core', 'lexicon', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate'].map((p) =>
-        unit(`@maestro/${p}`, `packages/${p}`),
+      ...['core', 'lexicon', 'fs', 'spec', 'ledger', 'packs', 'reconcile', 'search', 'promote', 'audit', 'gate'].map(
+        (p) => unit(`@maestro/${p}`, `packages/${p}`),
       ),
       unit('@maestro/cli', 'apps/maestro'),
       { extends: true, test: { name: 'e2e', root: resolve(here, 'e2e'), include: ['**/*.test.ts'] } },

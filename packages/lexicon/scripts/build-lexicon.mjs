@@ -87,16 +87,16 @@ function wordnet() {
       const target = synsets.get(a.key);
       const w = a.target ? target?.words[a.target - 1] : rep(a.key);
       if (!w || !WORD.test(w)) continue;
-      const list = (antonyms[s] ??= []);
-      if (!list.includes(stem(w))) list.push(stem(w));
+      antonyms[s] ??= [];
+      if (!antonyms[s].includes(stem(w))) antonyms[s].push(stem(w));
     }
   }
   // Antonyms are looked up by the concepts texts carry, so key and values go through the synonyms too.
   const byConcept = {};
   for (const [s, list] of Object.entries(antonyms)) {
     const key = synonyms[s] ?? s;
-    const out = (byConcept[key] ??= []);
-    for (const a of list) if (!out.includes(synonyms[a] ?? a)) out.push(synonyms[a] ?? a);
+    byConcept[key] ??= [];
+    for (const a of list) if (!byConcept[key].includes(synonyms[a] ?? a)) byConcept[key].push(synonyms[a] ?? a);
   }
   return { synonyms, antonyms: byConcept, known };
 }
