@@ -72,6 +72,8 @@ export {
 } from './schemas.js';
 export type { BacklogChange, BacklogItem, BacklogOptions, BacklogResult } from './session/backlog.js';
 export { EXPIRY_PREFIX, knowledgeBacklog } from './session/backlog.js';
+export type { OfferedChoice } from './session/offered.js';
+export { offeredChoices } from './session/offered.js';
 export type { ReconcileRunResult, ReconcileSessionResult } from './session/reconcile-session.js';
 export { reconcileSession } from './session/reconcile-session.js';
 export type { ResolutionResult, ResolvedCandidate, ResolveRequest } from './session/resolve.js';

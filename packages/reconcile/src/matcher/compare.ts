@@ -274,6 +274,8 @@ export interface PairSignals {
   rareCovC: number;
   /** The candidate names another member of an alternative set the entry already uses. */
   addsAlternative: boolean;
+  /** What the added alternative is, against what the entry names ("js-xss vs DOMPurify"). */
+  alternativeDetail: string | null;
   /**
    * Best overlap (Dice) of a candidate clause carrying most of the candidate with a clause of the
    * entry of the same stance: a candidate restating one bullet of a longer entry.
@@ -297,13 +299,17 @@ function membersOf(f: TextFeatures): Map<string, Set<string>> {
   return out;
 }
 
-function addsAlternative(c: TextFeatures, d: TextFeatures): boolean {
+function addsAlternative(c: TextFeatures, d: TextFeatures): string | null {
   const dm = membersOf(d);
   for (const [set, mc] of membersOf(c)) {
     const md = dm.get(set);
-    if (md && [...mc].some((x) => !md.has(x))) return true;
+    const added = md ? [...mc].find((x) => !md.has(x)) : undefined;
+    if (md && added) {
+      const other = [...md].find((x) => !mc.has(x)) ?? [...md][0];
+      return `${c.display.get(added) ?? added} vs ${d.display.get(other) ?? other}`;
+    }
   }
-  return false;
+  return null;
 }
 
 const MAX_CLAUSES = 16;
@@ -389,6 +395,7 @@ export function comparePair(
       else if (!conflict || SIGNAL_RANK[s.kind] < SIGNAL_RANK[conflict.kind]) conflict = s;
     }
   }
+  const alternative = addsAlternative(c, d);
   return {
     concept: diceOf(o),
     covC: cover(o.shared, o.a),
@@ -401,7 +408,8 @@ export function comparePair(
     sharedName: sharesNamedTerm(c.terms, d.terms),
     clauseMatch,
     clauseCover,
-    addsAlternative: addsAlternative(c, d),
+    addsAlternative: alternative !== null,
+    alternativeDetail: alternative,
     scope: scopeOf(c, d),
     conflict,
     contrast,

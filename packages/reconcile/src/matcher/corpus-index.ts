@@ -35,6 +35,9 @@ export interface CorpusIndex {
   scratch: Float64Array;
   /** Lazily filled: term → rarity weight (see `rarityWeight`). */
   rarity?: Map<string, number>;
+  /** Deprecated entries: `store NUL exactKey` → entry, and id → entry (to follow `superseded-by`). */
+  retired: Map<string, MatchableEntry>;
+  retiredById: Map<string, MatchableEntry>;
 }
 
 const cache = new WeakMap<object, CorpusIndex>();
@@ -105,8 +108,14 @@ export function buildIndex(
     titleGrams: null,
     links: null,
     scratch: new Float64Array(0),
+    retired: new Map(),
+    retiredById: new Map(),
   };
   for (const entry of entries) {
+    if ((entry.status ?? 'active') !== 'active' && entry.content?.trim()) {
+      index.retired.set(`${entry.store}\u0000${exactKey(entry.content)}`, entry);
+      index.retiredById.set(entry.id, entry);
+    }
     if ((entry.status ?? 'active') !== 'active' || !entry.content?.trim()) continue;
     const i = index.docs.length;
     const exact = cached?.exact[i] ?? exactKey(entry.content);
@@ -180,4 +189,24 @@ export function rarityOf(index: CorpusIndex): ((term: string) => number) | undef
     }
     return w;
   };
+}
+
+/**
+ * For a candidate whose text is that of a deprecated entry: the deprecated entry and the active
+ * end of its supersession chain (null when the chain ends nowhere active).
+ */
+export function retiredMatch(
+  index: CorpusIndex,
+  store: string,
+  exact: string,
+): { old: MatchableEntry; successor: number } | null {
+  const old = index.retired.get(`${store}\u0000${exact}`);
+  if (!old) return null;
+  let next = old.supersededBy ?? null;
+  for (let hops = 0; next && hops < 16; hops++) {
+    const i = index.byId.get(next);
+    if (i !== undefined) return { old, successor: i };
+    next = index.retiredById.get(next)?.supersededBy ?? null;
+  }
+  return null;
 }

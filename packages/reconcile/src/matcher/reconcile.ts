@@ -1,7 +1,7 @@
 import type { Corpus } from '@maestro/spec';
-import { type CorpusIndex, corpusIndex, docView, rarityOf } from './corpus-index.js';
+import { type CorpusIndex, corpusIndex, docView, rarityOf, retiredMatch } from './corpus-index.js';
 import { associated, retrieve } from './retrieve.js';
-import { makeView, scorePair } from './score.js';
+import { makeView, type PairScore, scorePair, ZERO_SCORES } from './score.js';
 import type {
   CandidateAction,
   CandidateInput,
@@ -11,7 +11,7 @@ import type {
   ReconcileOptions,
   Verdict,
 } from './types.js';
-import { DEFAULT_POLICY, verdictFor } from './verdict.js';
+import { DEFAULT_POLICY, RETIRED_EVIDENCE, verdictFor } from './verdict.js';
 
 /**
  * The matcher's identity. Receipts record it and compare it as a freshness fence, so bump it
@@ -71,16 +71,23 @@ function matchOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput): M
   const ids = new Set(retrieve(index, view));
   const rarity = rarityOf(index);
   for (const i of linked) ids.add(i);
+  // The text of a deprecated entry is judged against the entry that replaced it.
+  const retired = retiredMatch(index, c.target, view.exact);
+  if (retired) ids.add(retired.successor);
   const scored: { match: Match; family: string; pinned: boolean }[] = [];
   for (const i of ids) {
     const doc = index.docs[i];
     const d = docView(index, i);
-    const s = scorePair(view, action, d, linked.has(i), rarity);
+    const scoredPair = scorePair(view, action, d, linked.has(i), rarity);
+    const s = retired?.successor === i ? restatesRetired(scoredPair, retired.old.id, doc.entry.id) : scoredPair;
     if (!s) continue;
     const e = doc.entry;
     scored.push({
       family: doc.family,
-      pinned: s.relation === 'exact_duplicate' || (view.titleKey !== '' && view.titleKey === d.titleKey),
+      pinned:
+        s.relation === 'exact_duplicate' ||
+        retired?.successor === i ||
+        (view.titleKey !== '' && view.titleKey === d.titleKey),
       match: {
         knowledge_id: e.id,
         target: e.store,
@@ -121,3 +128,20 @@ function capMatches(scored: { match: Match; family: string; pinned: boolean }[])
   }
   return out;
 }
+
+/**
+ * A candidate restating a deprecated entry, against the entry's successor: a conflict only when
+ * they differ in a named slot (a revived old value or tool), otherwise a duplicate of what the
+ * successor now says. Never `related` or unmatched: the text was project knowledge.
+ */
+function restatesRetired(s: PairScore | null, oldId: string, successorId: string): PairScore {
+  const note = `${RETIRED_EVIDENCE}${oldId}, superseded by ${successorId}`;
+  if (s && (s.relation === 'potential_conflict' || s.relation === 'supersede_candidate') && hasSlot(s.evidence)) {
+    return { ...s, evidence: [...s.evidence, note] };
+  }
+  const base = s ?? { relation: 'semantic_duplicate' as const, scores: ZERO_SCORES, novelty: 0, evidence: [] };
+  return { ...base, relation: 'semantic_duplicate', evidence: [note, ...base.evidence] };
+}
+
+const SLOT_EVIDENCE = /^(opposite normative stance|different values|different choice|forbids|requires|permits)/;
+const hasSlot = (evidence: readonly string[]) => evidence.some((e) => SLOT_EVIDENCE.test(e));

@@ -108,6 +108,8 @@ export interface PairScore {
   evidence: string[];
 }
 
+export const ZERO_SCORES: MatchScores = { lexical: 0, semantic: 0, title: 0, relation: 0, stance: 0.5, composite: 0 };
+
 const r3 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
 
 function textStance(f: TextFeatures): 'pos' | 'neg' | null {
@@ -201,7 +203,14 @@ export function scorePair(
       p.rareShared >= (p.sharedName ? THRESHOLDS.topicNameMass : THRESHOLDS.topicMass)) ||
     (title >= 0.6 && p.concept >= 0.15);
   if (!topical) return null;
-  const relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
+  let relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
+  // A restatement that swaps the chosen tool or the value ("argon2id" for "bcrypt") says
+  // something else about the same subject: a conflict, with the slot as its evidence.
+  const swapped =
+    relation === 'semantic_duplicate' && c.store === d.store && p.scope !== 'disjoint' && !p.contrast
+      ? slotDifference(c.feats, d.feats, d.titleFeats)
+      : null;
+  if (swapped && /^different (choice|values)/.test(swapped)) relation = 'potential_conflict';
   const stanceConflict = p.conflict?.kind === 'stance';
   const cs = textStance(c.feats);
   const stance = stanceConflict ? 0 : cs !== null && cs === textStance(d.feats) ? 1 : 0.5;
@@ -216,7 +225,9 @@ export function scorePair(
     composite: r3(0.15 * title + 0.6 * semantic + 0.2 * lexical + 0.05 * (related ? 1 : 0)),
   };
   const novelty = r3(exact ? 0 : 1 - p.covC);
-  return { relation, scores, novelty, evidence: evidenceFor(c, d, p, relation, scores, novelty, exact, related) };
+  const evidence = evidenceFor(c, d, p, relation, scores, novelty, exact, related);
+  if (relation === 'potential_conflict' && swapped && !p.conflict) evidence.unshift(swapped);
+  return { relation, scores, novelty, evidence };
 }
 
 /** Share of the title's specific weight (at least two content words) the candidate's terms carry. */
@@ -248,6 +259,8 @@ function evidenceFor(
   if (p.conflict?.kind === 'stance') out.push('opposite normative stance');
   if (p.conflict?.kind === 'numeric') out.push(`different values: ${p.conflict.detail}`);
   if (p.conflict?.kind === 'choice') out.push(`different choice: ${p.conflict.detail}`);
+  if (!p.conflict && relation !== 'related' && p.alternativeDetail)
+    out.push(`different choice: ${p.alternativeDetail}`);
   if (relation === 'supersede_candidate' && c.feats.supersede) out.push('candidate announces a replacement');
   // Same subject, compatible by the clause rules: name any normative slot in which they still
   // differ, so the verdict policy can send it to review (see `slotDifference`).

@@ -69,8 +69,14 @@ function valueSlot(c: TextFeatures, d: TextFeatures): string | null {
   return null;
 }
 
-/** A name (a word no dictionary knows: a tool, a library) only on each side, the rest shared. */
-const isName = (t: string) => t.startsWith('w:') && t.length > 4 && !/\d/.test(t) && !lexicon().isWord(t.slice(2));
+/**
+ * A name (a word no dictionary knows: a tool, a library) only on each side, the rest shared.
+ * Identifiers such as ticket numbers (INC-4512, SEC-001, M26) are references, never choices.
+ */
+const REFERENCE = /^[a-z]{0,8}[-_#]?\d+$/;
+const isName = (t: string) =>
+  t.startsWith('t:') ||
+  (t.startsWith('w:') && t.length > 4 && !REFERENCE.test(t.slice(2)) && !lexicon().isWord(t.slice(2)));
 function nameSlot(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
   // A title often names the entry's choice that its body takes for granted ("Styling with Tailwind CSS").
   const dTerms = new Set([...d.terms.keys(), ...(dTitle?.terms.keys() ?? [])]);

@@ -28,6 +28,9 @@ export const DEFAULT_POLICY: VerdictPolicy = {
   slotConflict: 0.2,
 };
 
+/** How `reconcile` marks the successor of a deprecated entry whose text the candidate repeats. */
+export const RETIRED_EVIDENCE = 'same text as deprecated ';
+
 const SEVERE = new Set<Relation>(['potential_conflict', 'supersede_candidate']);
 const REVIEW = new Set<Relation>(['potential_conflict', 'supersede_candidate', 'semantic_duplicate', 'extends']);
 const byStrength = (a: Match, b: Match) =>
@@ -56,6 +59,11 @@ export function decideVerdict(
   const ranked = [...matches].sort(byStrength);
   const best = ranked[0];
   if (!best) return { disposition: 'unique', canonical: null, note: null };
+  // The text of a deprecated entry: judged against its successor, whatever else it resembles.
+  const revived = ranked.find((m) => m.evidence.some((e) => e.startsWith(RETIRED_EVIDENCE)));
+  if (revived && action !== 'contest' && action !== 'supersede') {
+    return { disposition: revived.relation, canonical: revived, note: null };
+  }
   if (action === 'contest' || action === 'supersede') {
     const disposition = action === 'contest' ? 'potential_conflict' : 'supersede_candidate';
     // The declared action names its target: the same-store match it is most about.

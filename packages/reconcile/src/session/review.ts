@@ -5,6 +5,7 @@ import { SEVERITY_ORDER } from '../matcher/reconcile.js';
 import type { Match } from '../matcher/types.js';
 import type { DroppedResolution, Freshness, ReceiptCandidate } from '../schemas.js';
 import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
+import { offeredChoices } from './offered.js';
 import { loadSessionReceipts, type ReconcileRunResult, type SessionReceipts } from './reconcile-session.js';
 import type { RunState } from './run-state.js';
 
@@ -76,15 +77,6 @@ export interface ReviewView {
   candidates: ReviewCandidate[];
   problems: Issue[];
 }
-
-const RESOLUTION_CHOICES: Partial<Record<ReceiptCandidate['disposition'], string[]>> = {
-  semantic_duplicate: ['duplicate', 'related', 'unique'],
-  potential_conflict: ['conflict', 'related', 'unique'],
-  supersede_candidate: ['supersede', 'related', 'unique'],
-  extends: ['related', 'supersede', 'unique'],
-  related: ['related', 'supersede', 'unique'],
-  exact_duplicate: ['unique'],
-};
 
 const FRESH_RANK: Record<Freshness, number> = { fresh: 0, stale: 1, missing: 2 };
 
@@ -251,9 +243,9 @@ function nextCommands(
 ): ReviewCandidate['next'] {
   const refresh = freshness === 'fresh' ? null : `maestro knowledge review ${sid} --refresh`;
   if (draft || !v || freshness !== 'fresh') return { refresh, resolve: [], promote: null };
-  const resolve = (RESOLUTION_CHOICES[v.disposition] ?? ['unique']).map((choice) => {
-    const target = choice === 'unique' || !v.canonical_id ? '' : ` --target ${v.canonical_id}`;
-    return `maestro knowledge review ${sid} --resolve ${c.candidate_id} --as ${choice}${target} --reason ${quote('<why>')}`;
+  const resolve = offeredChoices(v).map(({ choice, target }) => {
+    const t = target ? ` --target ${target}` : '';
+    return `maestro knowledge review ${sid} --resolve ${c.candidate_id} --as ${choice}${t} --reason ${quote('<why>')}`;
   });
   const promotable = v.promotion_eligibility === 'eligible' || v.reaffirms !== null;
   const promote =
