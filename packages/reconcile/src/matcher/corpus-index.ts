@@ -64,14 +64,19 @@ export function isCorpusIndex(x: unknown): x is CorpusIndex {
 export function indexTerms(text: string): Set<string> {
   const out = new Set<string>();
   const alt = lexicon().altOf;
+  let prev: string | null = null;
   const add = (t: string) => {
     out.add(t);
     const set = alt.get(t);
     if (set) out.add(`alt:${set}`);
+    // Consecutive terms: rare even when every word is common, so a near-duplicate retrieves its
+    // source in a corpus written with a small vocabulary.
+    if (prev !== null && prev !== t) out.add(`${PAIR}${prev} ${t}`);
+    prev = t;
   };
   for (const u of segment(prepare(text))) {
     if (u.kind === 'word') add(u.term);
-    else if (u.kind === 'han') for (const t of u.terms) add(t);
+    else if (u.kind === 'han' || u.kind === 'gloss') for (const t of u.terms) add(t);
     else if (u.kind === 'lex') {
       if (u.entry.flip) add(u.entry.flip);
       else if (u.entry.concept) add(u.entry.concept);
@@ -79,6 +84,9 @@ export function indexTerms(text: string): Set<string> {
   }
   return out;
 }
+
+/** Prefix of a term-pair key in the postings. */
+export const PAIR = 'p:';
 
 /** The index for a corpus state, built on first use. Deprecated entries are never indexed. */
 export function corpusIndex(corpus: Corpus | readonly MatchableEntry[] | CorpusIndex): CorpusIndex {

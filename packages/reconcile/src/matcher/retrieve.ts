@@ -4,6 +4,8 @@ import { refTrigrams } from './text.js';
 
 /** How many neighbours the term postings hand to the scorer per candidate. */
 export const RETRIEVAL_LIMIT = 16;
+/** A shared pair of consecutive terms counts like a shared content word. */
+const PAIR_WEIGHT = 1;
 /** Terms this common are skipped once rarer terms have been seen: they rank nothing. */
 const COMMON_SHARE = 0.12;
 
@@ -19,6 +21,7 @@ export function retrieve(index: CorpusIndex, c: View, limit = RETRIEVAL_LIMIT): 
   for (const m of [c.feats.slot, c.feats.terms, c.titleFeats.terms]) {
     for (const [t, w] of m) weights.set(t, Math.max(w, weights.get(t) ?? 0));
   }
+  for (const t of c.pairs ?? []) weights.set(t, PAIR_WEIGHT);
   const keys = [...weights.keys()]
     .map((k) => ({ k, list: index.postings.get(k) }))
     .filter((x): x is { k: string; list: number[] } => x.list !== undefined)

@@ -14,6 +14,8 @@ export interface View {
   tokens: Set<string>;
   grams: Set<string>;
   title: { tokens: Set<string>; grams: Set<string> };
+  /** Term-pair keys of the content (see `indexTerms`), for retrieval; computed on first use. */
+  pairs?: readonly string[];
 }
 
 /** `exact` (an `exactKey` already computed, e.g. by the index) saves hashing the content again. */

@@ -45,12 +45,18 @@ function stanceSlot(c: TextFeatures, d: TextFeatures): string | null {
   return null;
 }
 
+/** An antonym in two clauses about the same thing (enable / disable the cache). */
 function antonymSlot(c: TextFeatures, d: TextFeatures): string | null {
   const lex = lexicon();
-  for (const t of c.terms.keys()) {
-    if (d.terms.has(t)) continue;
-    for (const a of lex.antonyms(t)) {
-      if (d.terms.has(a) && !c.terms.has(a)) return `${c.display.get(t) ?? t} vs ${d.display.get(a) ?? a}`;
+  for (const cc of c.clauses) {
+    for (const dc of d.clauses) {
+      if (!sharesSpecific(cc, dc)) continue;
+      for (const t of cc.terms.keys()) {
+        if (dc.terms.has(t)) continue;
+        for (const a of lex.antonyms(t)) {
+          if (dc.terms.has(a) && !cc.terms.has(a)) return `${c.display.get(t) ?? t} vs ${d.display.get(a) ?? a}`;
+        }
+      }
     }
   }
   return null;
@@ -77,11 +83,40 @@ const REFERENCE = /^[a-z]{0,8}[-_#]?\d+$/;
 const isName = (t: string) =>
   t.startsWith('t:') ||
   (t.startsWith('w:') && t.length > 4 && !REFERENCE.test(t.slice(2)) && !lexicon().isWord(t.slice(2)));
+/** Share of two clauses' other terms that they have in common for a name swap to be one. */
+const SWAP_REST = 0.6;
+
+/**
+ * One name in place of another in two clauses that otherwise say the same ("hash passwords with
+ * bcrypt" / "… with argon2id"); a title often names the entry's choice its body takes for granted.
+ */
 function nameSlot(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
-  // A title often names the entry's choice that its body takes for granted ("Styling with Tailwind CSS").
   const dTerms = new Set([...d.terms.keys(), ...(dTitle?.terms.keys() ?? [])]);
-  const onlyC = [...c.terms.keys()].filter((t) => isName(t) && !dTerms.has(t));
-  const onlyD = [...dTerms].filter((t) => isName(t) && !c.terms.has(t));
-  if (onlyC.length === 0 || onlyD.length === 0 || onlyC.length > 2 || onlyD.length > 2) return null;
-  return `different choice: ${c.display.get(onlyC[0]) ?? onlyC[0]} vs ${d.display.get(onlyD[0]) ?? dTitle?.display.get(onlyD[0]) ?? onlyD[0]}`;
+  const dClauses = [...d.clauses, ...(dTitle?.clauses ?? [])];
+  for (const cc of c.clauses) {
+    const onlyC = [...cc.terms.keys()].filter((t) => isName(t) && !dTerms.has(t));
+    if (onlyC.length !== 1) continue;
+    for (const dc of dClauses) {
+      const onlyD = [...dc.terms.keys()].filter((t) => isName(t) && !c.terms.has(t));
+      if (onlyD.length !== 1 || restShared(cc, dc, onlyC[0], onlyD[0]) < SWAP_REST) continue;
+      const shown = d.display.get(onlyD[0]) ?? dTitle?.display.get(onlyD[0]) ?? onlyD[0];
+      return `different choice: ${c.display.get(onlyC[0]) ?? onlyC[0]} vs ${shown}`;
+    }
+  }
+  return null;
+}
+
+/** Dice overlap of two clauses' specific terms, leaving out the two swapped names. */
+function restShared(a: Clause, b: Clause, na: string, nb: string): number {
+  let wa = 0;
+  let wb = 0;
+  let shared = 0;
+  for (const [t, w] of a.slot) {
+    if (t === na || w < SPECIFIC) continue;
+    wa += w;
+    const v = b.slot.get(t);
+    if (v !== undefined && v >= SPECIFIC) shared += Math.min(w, v);
+  }
+  for (const [t, w] of b.slot) if (t !== nb && w >= SPECIFIC) wb += w;
+  return wa + wb === 0 ? 0 : (2 * shared) / (wa + wb);
 }
