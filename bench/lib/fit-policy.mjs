@@ -11,10 +11,11 @@ const range = (from, to, step) => {
   return out;
 };
 export const GRID = {
-  severeRatio: range(0.3, 1.0, 0.1),
-  restatement: range(0.2, 0.5, 0.02),
-  actionTarget: range(0.0, 0.3, 0.03),
-  slotConflict: range(0.1, 0.5, 0.04),
+  severeRatio: range(0.6, 1.0, 0.1),
+  restatement: range(0.22, 0.42, 0.04),
+  actionTarget: [0, 0.1, 0.2],
+  slotConflict: [0.1, 0.18, 0.26],
+  distinctive: [0, 0.3, 0.5],
 };
 
 /** Verdicts of `rows` ({ case, candidate, matches }) under `policy`. */
@@ -43,13 +44,14 @@ export function fitPolicy(rows) {
   for (const severeRatio of GRID.severeRatio)
     for (const restatement of GRID.restatement)
       for (const actionTarget of GRID.actionTarget)
-        for (const slotConflict of GRID.slotConflict) {
-          const policy = { severeRatio, restatement, actionTarget, slotConflict };
-          const verdicts = applyPolicy(rows, policy);
-          let score = 0;
-          for (const s of sets) score += objective(measure(verdicts.filter((v) => v.set === s)));
-          score /= sets.length;
-          if (!best || score > best.score + 1e-12) best = { policy, score };
-        }
+        for (const slotConflict of GRID.slotConflict)
+          for (const distinctive of GRID.distinctive) {
+            const policy = { severeRatio, restatement, actionTarget, slotConflict, distinctive };
+            const verdicts = applyPolicy(rows, policy);
+            let score = 0;
+            for (const s of sets) score += objective(measure(verdicts.filter((v) => v.set === s)));
+            score /= sets.length;
+            if (!best || score > best.score + 1e-12) best = { policy, score };
+          }
   return best.policy;
 }

@@ -64,15 +64,10 @@ export function isCorpusIndex(x: unknown): x is CorpusIndex {
 export function indexTerms(text: string): Set<string> {
   const out = new Set<string>();
   const alt = lexicon().altOf;
-  let prev: string | null = null;
   const add = (t: string) => {
     out.add(t);
     const set = alt.get(t);
     if (set) out.add(`alt:${set}`);
-    // Consecutive terms: rare even when every word is common, so a near-duplicate retrieves its
-    // source in a corpus written with a small vocabulary.
-    if (prev !== null && prev !== t) out.add(`${PAIR}${prev} ${t}`);
-    prev = t;
   };
   for (const u of segment(prepare(text))) {
     if (u.kind === 'word') add(u.term);
@@ -84,9 +79,6 @@ export function indexTerms(text: string): Set<string> {
   }
   return out;
 }
-
-/** Prefix of a term-pair key in the postings. */
-export const PAIR = 'p:';
 
 /** The index for a corpus state, built on first use. Deprecated entries are never indexed. */
 export function corpusIndex(corpus: Corpus | readonly MatchableEntry[] | CorpusIndex): CorpusIndex {
@@ -132,7 +124,12 @@ export function buildIndex(
     index.byId.set(entry.id, i);
     push(index.byExact, `${entry.store}\u0000${exact}`, i);
     if (title) push(index.byTitle, title, i);
-    if (!cached) for (const key of indexTerms(`${entry.title ?? ''}\n${entry.content}`)) push(index.postings, key, i);
+    if (!cached) {
+      // Content first: the sketch pairs terms in reading order, as a candidate's content does.
+      const terms = indexTerms(`${entry.content}\n${entry.title ?? ''}`);
+      for (const key of terms) push(index.postings, key, i);
+      for (const key of sketchKeys(terms)) push(index.postings, key, i);
+    }
   }
   if (cached) index.postings = cached.postings;
   index.scratch = new Float64Array(index.docs.length);
@@ -217,4 +214,42 @@ export function retiredMatch(
     next = index.retiredById.get(next)?.supersededBy ?? null;
   }
   return null;
+}
+
+/** How many pair keys of each document are indexed: a bottom-k sketch. */
+const SKETCH_SIZE = 4;
+
+/**
+ * Keys of the pairs of consecutive distinct terms (`k:<hash>`). A near-duplicate shares almost all
+ * of its source's pairs even when every single word is common in the corpus, so each document
+ * indexes only its SKETCH_SIZE smallest pair hashes (a bottom-k sketch: a few postings per
+ * document) and a candidate looks all of its pairs up.
+ */
+export function pairKeys(terms: Iterable<string>): string[] {
+  return pairHashes(terms).map((h) => `k:${h}`);
+}
+
+function pairHashes(terms: Iterable<string>): number[] {
+  const out: number[] = [];
+  let prev: string | null = null;
+  for (const t of terms) {
+    if (t.startsWith('alt:') || t.startsWith('dim:')) continue;
+    if (prev !== null) out.push(fnv(`${prev} ${t}`));
+    prev = t;
+  }
+  return out;
+}
+
+function sketchKeys(terms: Iterable<string>): string[] {
+  const hashes = [...new Set(pairHashes(terms))].sort((a, b) => a - b);
+  return hashes.slice(0, SKETCH_SIZE).map((h) => `k:${h}`);
+}
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
 }

@@ -1,5 +1,5 @@
 import type { Corpus } from '@maestro/spec';
-import { type CorpusIndex, corpusIndex, docView, indexTerms, PAIR, rarityOf, retiredMatch } from './corpus-index.js';
+import { type CorpusIndex, corpusIndex, docView, rarityOf, retiredMatch } from './corpus-index.js';
 import { associated, retrieve } from './retrieve.js';
 import { makeView, type PairScore, scorePair, ZERO_SCORES } from './score.js';
 import type {
@@ -68,7 +68,6 @@ export function matchCandidates(
 function matchOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput): Match[] {
   const action: CandidateAction = c.action ?? 'propose';
   const view = makeView(c.target, c.title ?? '', c.content);
-  view.pairs = [...indexTerms(c.content)].filter((t) => t.startsWith(PAIR));
   const ids = new Set(retrieve(index, view));
   const rarity = rarityOf(index);
   for (const i of linked) ids.add(i);

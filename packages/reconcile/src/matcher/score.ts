@@ -3,6 +3,7 @@ import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
 import { SLOT_PREFIX, slotDifference } from './slots.js';
 import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
 import type { CandidateAction, MatchScores, Relation } from './types.js';
+import { DISTINCTIVE_PREFIX } from './verdict.js';
 
 /** Everything the scorer needs of one side, computed once per text. */
 export interface View {
@@ -14,8 +15,6 @@ export interface View {
   tokens: Set<string>;
   grams: Set<string>;
   title: { tokens: Set<string>; grams: Set<string> };
-  /** Term-pair keys of the content (see `indexTerms`), for retrieval; computed on first use. */
-  pairs?: readonly string[];
 }
 
 /** `exact` (an `exactKey` already computed, e.g. by the index) saves hashing the content again. */
@@ -279,5 +278,7 @@ function evidenceFor(
   if (s.title >= T.evidence) out.push(`title similarity ${s.title.toFixed(3)}`);
   if (!exact && novelty > T.novelty) out.push(`novel token share ${novelty.toFixed(3)}`);
   if (!exact) out.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
+  // Coverage by the corpus's rarer words: what sharing words means where every entry shares some.
+  if (relation === 'related') out.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);
   return out.length ? out : ['bounded semantic neighborhood'];
 }

@@ -45,7 +45,7 @@ function stanceSlot(c: TextFeatures, d: TextFeatures): string | null {
   return null;
 }
 
-/** An antonym in two clauses about the same thing (enable / disable the cache). */
+/** An antonym in place of a word in two clauses that otherwise say the same (enable / disable the cache). */
 function antonymSlot(c: TextFeatures, d: TextFeatures): string | null {
   const lex = lexicon();
   for (const cc of c.clauses) {
@@ -54,7 +54,8 @@ function antonymSlot(c: TextFeatures, d: TextFeatures): string | null {
       for (const t of cc.terms.keys()) {
         if (dc.terms.has(t)) continue;
         for (const a of lex.antonyms(t)) {
-          if (dc.terms.has(a) && !cc.terms.has(a)) return `${c.display.get(t) ?? t} vs ${d.display.get(a) ?? a}`;
+          if (!dc.terms.has(a) || cc.terms.has(a) || restShared(cc, dc, t, a) < SWAP_REST) continue;
+          return `${c.display.get(t) ?? t} vs ${d.display.get(a) ?? a}`;
         }
       }
     }

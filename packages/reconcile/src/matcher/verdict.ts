@@ -19,6 +19,12 @@ export interface VerdictPolicy {
   actionTarget: number;
   /** A same-subject `related` match this similar that differs in a normative slot is a possible conflict. */
   slotConflict: number;
+  /**
+   * Distinctive coverage (the candidate's words weighted by their rarity in the corpus) a
+   * `related` match also needs to read as a restatement: where every entry shares common words,
+   * similarity alone says nothing.
+   */
+  distinctive: number;
 }
 
 export const DEFAULT_POLICY: VerdictPolicy = {
@@ -26,6 +32,14 @@ export const DEFAULT_POLICY: VerdictPolicy = {
   restatement: 0.34,
   actionTarget: 0.14,
   slotConflict: 0.2,
+  distinctive: 0.3,
+};
+
+/** How a `related` match's evidence states its distinctive coverage. */
+export const DISTINCTIVE_PREFIX = 'distinctive coverage ';
+const distinctiveOf = (m: Match) => {
+  const e = m.evidence.find((x) => x.startsWith(DISTINCTIVE_PREFIX));
+  return e ? Number(e.slice(DISTINCTIVE_PREFIX.length)) : 1;
 };
 
 /** How `reconcile` marks the successor of a deprecated entry whose text the candidate repeats. */
@@ -101,7 +115,8 @@ export function decideVerdict(
     best.relation === 'related' &&
     best.target === store &&
     !otherScope &&
-    best.scores.composite >= policy.restatement
+    best.scores.composite >= policy.restatement &&
+    distinctiveOf(best) >= policy.distinctive
   ) {
     return {
       disposition: 'semantic_duplicate',
