@@ -195,10 +195,13 @@ else {
     for (const x of failures) process.stdout.write(`  ✗ ${x.id}: expected ${x.expected}, got ${x.got}\n`);
 }
 if (!values.sets && !values.cases) {
+  // Honest context: each set's first look, scored before any change made because of it.
+  const unseen = readFileSync(join(root, 'bench/reconcile-sets/UNSEEN.md'), 'utf8').replace(/^# /, '### ');
+  const older = readFileSync(join(root, 'bench/reconcile-cases/HELD-OUT.md'), 'utf8');
   const metric = (name, value, better) => ({ name, value, unit: '', better });
   writeResults(
     'reconcile-quality',
-    md,
+    `${md}\n${unseen.trim()}\n\n${older.trim()}\n`,
     setNames.flatMap((s) => [
       metric(`safety (${s}, cross-validated)`, figures[s].cross_validated.safety, 'lower'),
       metric(`macro-F1 (${s}, cross-validated)`, figures[s].cross_validated.macro_f1_lenient, 'higher'),
