@@ -193,6 +193,16 @@ const GENERIC_WEIGHT = 0.35;
 export const NAME_SWAP_COVER = 0.75;
 export const CHOICE_SUBJECT = 0.6;
 
+/** What a reviewer checks: "permits what the entry forbids: console.log". */
+function stanceDetail(c: Clause, d: Clause, cd: Display, dd: Display): string {
+  const verb = (x: Clause) => (x.stance === 'neg' ? 'forbids' : x.permit ? 'permits' : 'requires');
+  const slot = [...specific(c.slot).keys()].find((t) => d.slot.has(t) && !t.startsWith('dim:'));
+  // A shared alternative set is shown as the member the candidate names (console.log, not js-logger).
+  const shared = slot?.startsWith('alt:') ? ([...(c.members.get(slot.slice(4)) ?? [])][0] ?? slot) : slot;
+  const what = shared ? `: ${cd.get(shared) ?? dd.get(shared) ?? shared.replace(/^\w+:/, '')}` : '';
+  return `${verb(c)} what the entry ${verb(d)}${what}`;
+}
+
 /** Compares one clause of the candidate with one clause of the entry. */
 export function compareClauses(
   c: Clause,
@@ -228,15 +238,15 @@ export function compareClauses(
     // Opposite stances on different choices agree: "use pino" / "never use winston".
     if (choiceDetail && (subject >= STANCE_SUBJECT || contained)) return { kind: 'contrast', detail: choiceDetail };
     if ((subject >= STANCE_SUBJECT && minCover >= STANCE_COVER) || inside(true))
-      return { kind: 'stance', detail: 'opposite' };
+      return { kind: 'stance', detail: stanceDetail(c, d, cd, dd) };
     // Both stated, about the same named thing: "use aria-hidden on ..." vs "never use aria-hidden on ...".
     if (c.explicit && d.explicit && subject >= NAMED_STANCE_SUBJECT && sharesName(c, d)) {
-      return { kind: 'stance', detail: 'opposite' };
+      return { kind: 'stance', detail: stanceDetail(c, d, cd, dd) };
     }
     // A permission against a stated prohibition of the same thing ("may assign innerHTML" vs
     // "never assign untrusted HTML to innerHTML"): less overlap suffices, the stances are that clear.
     if ((permitsForbidden(c, d) || permitsForbidden(d, c)) && sp.shared >= PERMIT_SHARED) {
-      return { kind: 'stance', detail: 'opposite' };
+      return { kind: 'stance', detail: stanceDetail(c, d, cd, dd) };
     }
     return null;
   }

@@ -257,7 +257,7 @@ function evidenceFor(
   const out: string[] = [];
   // Decisive signals first: they are what a reviewer needs to see in the first two lines.
   if (exact) out.push('normalized content hash matches');
-  if (p.conflict?.kind === 'stance') out.push('opposite normative stance');
+  if (p.conflict?.kind === 'stance') out.push(`opposite normative stance: ${p.conflict.detail}`);
   if (p.conflict?.kind === 'numeric') out.push(`different values: ${p.conflict.detail}`);
   if (p.conflict?.kind === 'choice') out.push(`different choice: ${p.conflict.detail}`);
   if (!p.conflict && relation !== 'related' && p.alternativeDetail)
