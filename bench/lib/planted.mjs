@@ -7,11 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workflowLayout } from '../../packages/fs/dist/index.js';
-import { reconcile } from '../../packages/reconcile/dist/index.js';
+import { matchCandidates, reconcile } from '../../packages/reconcile/dist/index.js';
 import { loadCorpus } from '../../packages/spec/dist/index.js';
 import { generateCorpus, rng } from './gen-corpus.mjs';
 
-export function plantedPairs({ entries = 10_000, near = 20, novel = 50 } = {}) {
+/**
+ * The planted pairs as labelled rows for the quality bench (set `synthetic`): a near-duplicate's
+ * expected verdict is a duplicate or extension of its source (review), a novel candidate's `unique`
+ * (or `related`). `policy` is given, the rows carry the policy-independent matches.
+ */
+export function plantedPairs({ entries = 10_000, near = 20, novel = 50, rowsOnly = false } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'maestro-planted-'));
   try {
     generateCorpus(root, { entries, seed: 7 });
@@ -29,6 +34,24 @@ export function plantedPairs({ entries = 10_000, near = 20, novel = 50 } = {}) {
           : `${Array.from({ length: 14 + (i % 9) }, () => words[Math.floor(r() * words.length)]).join(' ')}.`;
       const c = { candidate_id: `KDC-${String(i).padStart(16, '0')}`, target: 'spec', action: 'propose' };
       cands.push({ kind, source: e.id, c: { ...c, title: content.slice(0, 60), content, evidence_refs: [] } });
+    }
+    if (rowsOnly) {
+      const matches = matchCandidates(
+        cands.map((x) => x.c),
+        corpus,
+      );
+      return cands.map((x, i) => ({
+        set: 'synthetic',
+        case: {
+          id: `${x.kind}-${i}`,
+          expected:
+            x.kind === 'near'
+              ? { disposition: 'extends', canonical_id: x.source, acceptable: ['semantic_duplicate'] }
+              : { disposition: 'unique', canonical_id: null, acceptable: ['related'] },
+        },
+        candidate: x.c,
+        matches: matches[i],
+      }));
     }
     const verdicts = reconcile(
       cands.map((x) => x.c),

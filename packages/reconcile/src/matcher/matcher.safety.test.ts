@@ -72,11 +72,13 @@ describe('the strongest credible match decides', () => {
       source_path: 'specs/x.md',
       source_line: 1,
     });
+    // The rule, with the ratio stated here (the shipped ratio is fitted: see DEFAULT_POLICY).
+    const policy = { ...DEFAULT_POLICY, severeRatio: 0.8 };
     const d = decideVerdict(
       'spec',
       'propose',
       [m('S-a', 'potential_conflict', 0.12), m('S-b', 'semantic_duplicate', 0.7)],
-      DEFAULT_POLICY,
+      policy,
     );
     expect(d.disposition).toBe('semantic_duplicate');
     expect(d.canonical?.knowledge_id).toBe('S-b');
@@ -84,7 +86,7 @@ describe('the strongest credible match decides', () => {
       'spec',
       'propose',
       [m('S-a', 'potential_conflict', 0.6), m('S-b', 'semantic_duplicate', 0.7)],
-      DEFAULT_POLICY,
+      policy,
     );
     expect(close.disposition).toBe('potential_conflict');
   });

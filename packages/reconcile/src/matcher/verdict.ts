@@ -27,12 +27,17 @@ export interface VerdictPolicy {
   distinctive: number;
 }
 
+/**
+ * Fitted by `node bench/reconcile-quality.mjs` on every labelled set (reconcile-v1, harbor, the
+ * per-case sets and the synthetic corpus's planted pairs): its "fitted on all sets" line. Copy
+ * that line here and bump MATCHER_REVISION when it changes.
+ */
 export const DEFAULT_POLICY: VerdictPolicy = {
-  severeRatio: 0.6,
-  restatement: 0.34,
-  actionTarget: 0.14,
-  slotConflict: 0.2,
-  distinctive: 0.3,
+  severeRatio: 0.9,
+  restatement: 0.38,
+  actionTarget: 0,
+  slotConflict: 0.1,
+  distinctive: 0,
 };
 
 /** How a `related` match's evidence states its distinctive coverage. */
