@@ -19,6 +19,7 @@ export default defineConfig({
     projects: [
       ...[
         'core',
+        'lexicon',
         'fs',
         'spec',
         'ledger',

@@ -1,212 +1,213 @@
-// Verdict quality of the reconciliation matcher on labelled candidate-vs-corpus cases.
-//   node bench/reconcile-quality.mjs [--cases <dir>] [--json] [--out <file.md>] [--failures]
-// Each case file is JSON `{ cases: [...] }` (see bench/reconcile-cases/README.md). Prints per-disposition
-// precision/recall/F1, macro-F1, canonical-target accuracy and the safety error, for all cases and per
-// set (`heldout-*.json` / `heldout3-*.json` are held-out rounds 2 and 3, the rest the dev set); writes
-// bench/results/reconcile-quality.{md,json} when run on the default case directory (or to --out).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Verdict quality of the reconciliation matcher on every labelled set, cross-validated.
+//   node bench/reconcile-quality.mjs [--sets <dir>] [--cases <dir>] [--k 5] [--json] [--failures]
+// Sets: `bench/reconcile-sets/<name>/` (the reconcile-v1 design: corpus/.workflow + cases.jsonl) and
+// `bench/reconcile-cases/*.json` (one small corpus per case; grouped as the set "cases-v0").
+// Figures per set: the shipped default policy (tuned on everything: not an estimate), k-fold
+// cross-validation (fit the policy's numbers on k−1 folds of every set, score the held fold, rotate)
+// and leave-one-set-out (fit without the whole set, score it). Safety counts the verdict's
+// `promotion_eligibility`. Writes bench/results/reconcile-quality.{md,json} on the default sets.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { contentHash } from '../packages/core/dist/index.js';
-import { MATCHER_REVISION, reconcile } from '../packages/reconcile/dist/index.js';
+import { DEFAULT_POLICY, MATCHER_REVISION, matchCandidates } from '../packages/reconcile/dist/index.js';
+import { applyPolicy, fitPolicy } from './lib/fit-policy.mjs';
+import { findSets, folds, loadSet, measure } from './lib/labelled-sets.mjs';
+import { plantedPairs } from './lib/planted.mjs';
 import { writeResults } from './lib/report.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
+    sets: { type: 'string' },
     cases: { type: 'string' },
+    k: { type: 'string', default: '5' },
     json: { type: 'boolean' },
-    out: { type: 'string' },
     failures: { type: 'boolean' },
   },
 });
+const setsDir = resolve(values.sets ?? join(root, 'bench/reconcile-sets'));
 const casesDir = resolve(values.cases ?? join(root, 'bench/reconcile-cases'));
-const DISPOSITIONS = [
-  'unique',
-  'exact_duplicate',
-  'semantic_duplicate',
-  'extends',
-  'related',
-  'potential_conflict',
-  'supersede_candidate',
-];
-const DEFAULT_ELIGIBILITY = {
-  unique: 'eligible',
-  related: 'eligible',
-  exact_duplicate: 'suppressed',
-  semantic_duplicate: 'review_required',
-  extends: 'review_required',
-  potential_conflict: 'review_required',
-  supersede_candidate: 'review_required',
-};
-const setOf = (file) =>
-  file.startsWith('heldout3-') ? 'held-out round 3' : file.startsWith('heldout-') ? 'held-out round 2' : 'dev set';
+const K = Number(values.k);
+const RUN_REF = 'run:20261129-001-holdout';
 
-function loadCases(dir) {
-  const out = [];
+/** Rows of a reconcile-v1-style set: each case with the matches found against the set's corpus. */
+function setRows(s) {
+  const set = loadSet(s);
+  const candidates = set.cases.map((c, i) => ({
+    candidate_id: `KDC-${String(i).padStart(16, '0')}`,
+    target: c.target,
+    action: c.action,
+    title: c.title,
+    content: c.content,
+    category: c.category ?? null,
+    evidence_refs: [RUN_REF],
+  }));
+  const matches = matchCandidates(candidates, set.corpus);
+  return set.cases.map((c, i) => ({ set: s.name, case: c, candidate: candidates[i], matches: matches[i] }));
+}
+
+const entry = (e, i) => ({
+  id: e.id,
+  store: e.store ?? 'spec',
+  title: e.title ?? '',
+  content: e.content,
+  status: e.status ?? 'active',
+  supersedes: e.supersedes ?? [],
+  supersededBy: e.supersededBy ?? null,
+  file: e.file ?? `specs/case-${i}.md`,
+  line: e.store === 'knowhow' ? null : (e.line ?? i + 1),
+  contentHash: contentHash(e.content),
+});
+
+/** Rows of the older per-case JSON sets (each case carries its own small corpus). */
+function caseRows(dir) {
+  const rows = [];
+  if (!existsSync(dir)) return rows;
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()) {
     const doc = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    for (const c of Array.isArray(doc) ? doc : doc.cases) out.push({ ...c, file });
+    for (const c of Array.isArray(doc) ? doc : doc.cases) {
+      const candidate = {
+        candidate_id: `KDC-${String(rows.length).padStart(16, '0')}`,
+        target: 'spec',
+        ...c.candidate,
+      };
+      const [matches] = matchCandidates([candidate], (c.corpus ?? []).map(entry), { seeds: c.seeds ?? [] });
+      const expected = {
+        disposition: c.expect.disposition,
+        canonical_id: c.expect.canonical_id ?? null,
+        acceptable: [],
+      };
+      rows.push({ set: 'cases-v0', case: { id: `${file}:${c.id}`, expected }, candidate, matches });
+    }
   }
-  return out;
+  return rows;
 }
 
-function entry(e, i) {
-  return {
-    id: e.id,
-    store: e.store ?? 'spec',
-    title: e.title ?? '',
-    content: e.content,
-    category: e.category ?? null,
-    keywords: [],
-    description: null,
-    date: null,
-    status: e.status ?? 'active',
-    confidence: null,
-    supersedes: e.supersedes ?? [],
-    supersededBy: e.supersededBy ?? null,
-    ref: null,
-    source: null,
-    file: e.file ?? `specs/case-${i}.md`,
-    line: e.store === 'knowhow' ? null : (e.line ?? i + 1),
-    contentHash: contentHash(e.content),
-    legacy: false,
-    hasSid: true,
-    type: null,
-    conflict: null,
-  };
-}
-
-const cases = loadCases(casesDir);
-const rows = [];
 const started = performance.now();
-for (const c of cases) {
-  const corpus = (c.corpus ?? []).map(entry);
-  const candidate = { candidate_id: `KDC-${String(rows.length).padStart(16, '0')}`, target: 'spec', ...c.candidate };
-  const [v] = reconcile([candidate], corpus, { seeds: c.seeds ?? [] });
-  const expected = c.expect;
-  const expElig = expected.eligibility ?? DEFAULT_ELIGIBILITY[expected.disposition];
-  rows.push({ c, v, expected, expElig, set: setOf(c.file) });
-}
-const elapsedMs = performance.now() - started;
+// The synthetic corpus's planted pairs take part as a labelled set: a policy that sends every
+// novel candidate to review must show up in the fit, not only in a separate figure.
+const rows = [...findSets(setsDir).flatMap(setRows), ...caseRows(casesDir), ...plantedPairs({ rowsOnly: true })];
+const matchMs = performance.now() - started;
+const setNames = [...new Set(rows.map((r) => r.set))];
 
-function measure(rows) {
-  const per = Object.fromEntries(DISPOSITIONS.map((d) => [d, { tp: 0, fp: 0, support: 0 }]));
-  for (const { v, expected } of rows) {
-    per[expected.disposition].support++;
-    if (v.disposition === expected.disposition) per[v.disposition].tp++;
-    else per[v.disposition].fp++;
-  }
-  const table = DISPOSITIONS.map((d) => {
-    const { tp, fp, support } = per[d];
-    const precision = tp + fp ? tp / (tp + fp) : Number.NaN;
-    const recall = support ? tp / support : Number.NaN;
-    const f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
-    return { d, precision, recall, f1, support };
+// k-fold: fold i of every set is held out together; the policy is fitted on the rest of every set.
+const foldOf = new Map();
+for (const s of setNames) {
+  folds(
+    rows.filter((r) => r.set === s).map((r) => r.case),
+    K,
+  ).forEach((ids, i) => {
+    for (const id of ids) foldOf.set(`${s}\u0000${id}`, i);
   });
-  const present = table.filter((t) => t.support > 0);
-  const withTarget = rows.filter((r) => r.expected.canonical_id);
-  const targetOk = withTarget.filter((r) => r.v.canonical_id === r.expected.canonical_id).length;
-  const needsReview = rows.filter((r) => r.expElig !== 'eligible');
-  const unsafe = needsReview.filter((r) => r.v.promotion_eligibility === 'eligible');
-  const withReaffirm = rows.filter((r) => 'reaffirms' in r.expected);
-  return {
-    cases: rows.length,
-    languages: [...new Set(rows.map((r) => r.c.lang))].sort(),
-    accuracy: rows.filter((r) => r.v.disposition === r.expected.disposition).length / rows.length,
-    macro_f1: present.reduce((s, t) => s + t.f1, 0) / present.length,
-    exact_duplicate_recall: table.find((t) => t.d === 'exact_duplicate').recall,
-    canonical_target_accuracy: withTarget.length ? targetOk / withTarget.length : Number.NaN,
-    canonical_target: [targetOk, withTarget.length],
-    safety_error: needsReview.length ? unsafe.length / needsReview.length : 0,
-    safety: [unsafe.length, needsReview.length],
-    eligibility_accuracy: rows.filter((r) => r.v.promotion_eligibility === r.expElig).length / rows.length,
-    reaffirm_accuracy: withReaffirm.length
-      ? withReaffirm.filter((r) => r.v.reaffirms === r.expected.reaffirms).length / withReaffirm.length
-      : Number.NaN,
-    per_disposition: table,
-    unsafe: unsafe.map((r) => r.c.id),
+}
+const keyOf = (r) => `${r.set}\u0000${r.case.id}`;
+const cvVerdicts = [];
+const fitted = [];
+for (let i = 0; i < K; i++) {
+  const policy = fitPolicy(rows.filter((r) => foldOf.get(keyOf(r)) !== i));
+  fitted.push(policy);
+  cvVerdicts.push(
+    ...applyPolicy(
+      rows.filter((r) => foldOf.get(keyOf(r)) === i),
+      policy,
+    ),
+  );
+}
+const loso = {};
+for (const s of setNames) {
+  if (setNames.length < 2) break;
+  const policy = fitPolicy(rows.filter((r) => r.set !== s));
+  loso[s] = {
+    policy,
+    ...measure(
+      applyPolicy(
+        rows.filter((r) => r.set === s),
+        policy,
+      ),
+    ),
   };
 }
+const shipped = applyPolicy(rows, DEFAULT_POLICY);
+// What the shipped DEFAULT_POLICY should be: the fit on every case of every set (not an estimate).
+const fittedAll = fitPolicy(rows);
+const planted = plantedPairs();
+const figures = Object.fromEntries(
+  setNames.map((s) => [
+    s,
+    {
+      default_policy: measure(shipped.filter((v) => v.set === s)),
+      cross_validated: measure(cvVerdicts.filter((v) => v.set === s)),
+      leave_one_set_out: loso[s] ?? null,
+    },
+  ]),
+);
 
-const f = (x) => (Number.isFinite(x) ? x.toFixed(3) : '–');
-function section(title, m) {
-  return [
-    `### ${title}: ${m.cases} cases (${m.languages.join(', ')})`,
-    '',
-    '| disposition | precision | recall | F1 | support |',
-    '|---|---|---|---|---|',
-    ...m.per_disposition.map((t) => `| ${t.d} | ${f(t.precision)} | ${f(t.recall)} | ${f(t.f1)} | ${t.support} |`),
-    '',
-    '| metric | value | target |',
-    '|---|---|---|',
-    `| macro-F1 | ${f(m.macro_f1)} | ≥ 0.8 |`,
-    `| exact-duplicate recall | ${f(m.exact_duplicate_recall)} | 1.0 |`,
-    `| safety error (needs review or suppression, came out eligible) | ${f(m.safety_error)} (${m.safety[0]}/${m.safety[1]}) | ≤ 0.02 |`,
-    `| canonical-target accuracy | ${f(m.canonical_target_accuracy)} (${m.canonical_target[0]}/${m.canonical_target[1]}) | |`,
-    `| disposition accuracy | ${f(m.accuracy)} | |`,
-    `| eligibility accuracy | ${f(m.eligibility_accuracy)} | |`,
-    `| reaffirm target accuracy | ${f(m.reaffirm_accuracy)} | |`,
-    '',
-  ];
-}
-
-const failures = rows
-  .filter((r) => r.v.disposition !== r.expected.disposition || r.v.promotion_eligibility !== r.expElig)
-  .map((r) => ({
-    id: r.c.id,
-    expected: `${r.expected.disposition}/${r.expElig}`,
-    got: `${r.v.disposition}/${r.v.promotion_eligibility}`,
-    evidence: r.v.matches[0]?.evidence.join('; ') ?? '',
-  }));
-const all = measure(rows);
-const sets = [...new Set(rows.map((r) => r.set))].sort();
-const perSet = Object.fromEntries(sets.map((s) => [s, measure(rows.filter((r) => r.set === s))]));
-const summary = {
-  matcher_revision: MATCHER_REVISION,
-  ...all,
-  sets: perSet,
-  failures,
-  ms_per_case: elapsedMs / rows.length,
-};
-
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+const f3 = (x) => x.toFixed(3);
+const line = (label, m) =>
+  `| ${label} | ${pct(m.safety)} (${m.safety_n.join('/')}) | ${f3(m.macro_f1_lenient)} | ${f3(m.canonical_accuracy)} (${m.canonical.join('/')}) | ${pct(m.over_review)} (${m.over_review_n.join('/')}) | ${f3(m.exact_recall)} |`;
 const md = [
   `## Reconciliation verdict quality (\`${MATCHER_REVISION}\`)`,
   '',
-  `${rows.length} labelled cases from \`${casesDir.replace(`${root}/`, '')}\`.`,
+  `${rows.length} labelled cases in ${setNames.length} sets. Safety = review-needing cases whose receipt says`,
+  '`promotion_eligibility: eligible`. "cross-validated": the verdict policy\'s numbers fitted on',
+  `${K - 1} of ${K} folds of every set, the held fold scored, rotated; "leave-one-set-out": fitted without the`,
+  'set. The rest of the matcher (retrieval, pairwise relations) is not refitted per fold.',
   '',
-  ...section('All cases', all),
-  ...(sets.length > 1 ? sets.flatMap((s) => section(s, perSet[s])) : []),
+  '| set · figure | safety (≤ 2 %) | macro-F1 lenient (≥ 0.80) | canonical (≥ 0.90) | over-review (≤ 20 %) | exact recall |',
+  '|---|---|---|---|---|---|',
+  ...setNames.flatMap((s) => [
+    line(`${s} · cross-validated`, figures[s].cross_validated),
+    ...(figures[s].leave_one_set_out ? [line(`${s} · leave-one-set-out`, figures[s].leave_one_set_out)] : []),
+    line(`${s} · shipped policy`, figures[s].default_policy),
+  ]),
+  '',
+  `Fitted per fold: ${fitted.map((p) => `\`${JSON.stringify(p)}\``).join(', ')}; shipped: \`${JSON.stringify(DEFAULT_POLICY)}\`;`,
+  `fitted on all sets: \`${JSON.stringify(fittedAll)}\`.`,
+  '',
+  `Synthetic corpus (bench/lib/gen-corpus.mjs, ${planted.entries.toLocaleString('en')} entries, planted pairs): near-duplicates`,
+  `with their planted source as canonical target ${planted.near_canonical.join('/')} (goal ≥ 18/20), sent to review`,
+  `${planted.near_review.join('/')}; novel candidates sent to review ${planted.novel_review.join('/')} (goal ≤ 20 %).`,
+  '',
 ].join('\n');
 
+const failures = shipped
+  .filter((v) => v.verdict.disposition !== v.case.expected.disposition)
+  .map((v) => ({
+    id: `${v.set}:${v.case.id}`,
+    expected: v.case.expected.disposition,
+    got: `${v.verdict.disposition}/${v.verdict.promotion_eligibility}`,
+  }));
+const summary = {
+  matcher_revision: MATCHER_REVISION,
+  k: K,
+  sets: figures,
+  fitted,
+  fitted_all: fittedAll,
+  planted,
+  match_ms: matchMs,
+};
 if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 else {
   process.stdout.write(`${md}\n`);
-  if (values.failures || failures.length <= 20) {
-    for (const x of failures)
-      process.stdout.write(`  ✗ ${x.id}: expected ${x.expected}, got ${x.got}  [${x.evidence}]\n`);
-  } else process.stdout.write(`  ${failures.length} cases differ (run with --failures to list them)\n`);
+  if (values.failures)
+    for (const x of failures) process.stdout.write(`  ✗ ${x.id}: expected ${x.expected}, got ${x.got}\n`);
 }
-// Honest context for the figures: each held-out batch was scored once, before any rule was changed
-// because of it. Expect unseen cases to land nearer these first looks than the tuned figures above.
-const HELD_OUT = readFileSync(join(import.meta.dirname, 'reconcile-cases/HELD-OUT.md'), 'utf8');
-const wrong = failures.length ? failures.map((x) => `\`${x.id}\` (${x.expected} → ${x.got})`).join(', ') : 'none';
-const doc = `${md}\nMisclassified: ${wrong}.\n${values.cases ? '' : `\n${HELD_OUT.trim()}\n`}`;
-if (values.out) writeFileSync(values.out, doc);
-else if (!values.cases) {
-  const metric = (name, value, unit, better) => ({ name, value, unit, better });
-  const ho = perSet['held-out round 2'];
-  writeResults('reconcile-quality', doc, [
-    metric('macro-F1 (all)', all.macro_f1, '', 'higher'),
-    metric('safety error (all)', all.safety_error, '', 'lower'),
-    metric('exact-duplicate recall (all)', all.exact_duplicate_recall, '', 'higher'),
-    ...(ho
-      ? [
-          metric('macro-F1 (held-out 2)', ho.macro_f1, '', 'higher'),
-          metric('safety error (held-out 2)', ho.safety_error, '', 'lower'),
-        ]
-      : []),
-  ]);
+if (!values.sets && !values.cases) {
+  // Honest context: each set's first look, scored before any change made because of it.
+  const unseen = readFileSync(join(root, 'bench/reconcile-sets/UNSEEN.md'), 'utf8').replace(/^# /, '### ');
+  const older = readFileSync(join(root, 'bench/reconcile-cases/HELD-OUT.md'), 'utf8');
+  const metric = (name, value, better) => ({ name, value, unit: '', better });
+  writeResults(
+    'reconcile-quality',
+    `${md}\n${unseen.trim()}\n\n${older.trim()}\n`,
+    setNames.flatMap((s) => [
+      metric(`safety (${s}, cross-validated)`, figures[s].cross_validated.safety, 'lower'),
+      metric(`macro-F1 (${s}, cross-validated)`, figures[s].cross_validated.macro_f1_lenient, 'higher'),
+      metric(`canonical (${s}, cross-validated)`, figures[s].cross_validated.canonical_accuracy, 'higher'),
+    ]),
+  );
 }

@@ -4,6 +4,7 @@ export {
   FAMILY_LIMIT,
   MATCH_LIMIT,
   MATCHER_REVISION,
+  matchCandidates,
   reconcile,
   SEVERITY_ORDER,
   STORE_LIMIT,
@@ -24,6 +25,8 @@ export type {
   Resolution,
   Verdict,
 } from './matcher/types.js';
+export type { VerdictPolicy } from './matcher/verdict.js';
+export { DEFAULT_POLICY, decideVerdict, verdictFor } from './matcher/verdict.js';
 export { BacklogOutput, jsonSchemas, ResolutionOutput, ReviewOutput } from './output-schemas.js';
 export type { BuildReceiptInput, TargetState } from './receipt/build.js';
 export { buildReceipt, CHOICE_EFFECT, choiceOf, countsOf } from './receipt/build.js';

@@ -48,6 +48,9 @@ const W_ALT = 1.2;
 const W_WORD = 1;
 const W_BIGRAM = 0.5;
 const W_HANCHAR = 0.4;
+const LATIN_SURFACE = /^[a-z0-9]/;
+/** Further glosses of one dictionary word (禁止: forbid, ban) weigh less than the first. */
+const W_GLOSS_MORE = 0.5;
 const W_DIM = 0.5;
 /**
  * Dimensions that measure (time, size, share, repetitions): they say little about the subject. The
@@ -243,10 +246,18 @@ function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: Te
       for (const t of u.terms) addTerm(b, f, t, t.length === 3 ? W_HANCHAR : W_BIGRAM, u.surface);
       b.lastTerm = { terms: u.terms, scopeable: !u.terms.some((t) => b.clause.objects.has(t)), han: true };
       b.choicePending = 0;
+    } else if (u.kind === 'gloss') {
+      markStart(b, opensCommand(units, at));
+      u.terms.forEach((t, k) => {
+        addTerm(b, f, t, k === 0 ? W_CONCEPT : W_GLOSS_MORE, u.surface);
+      });
+      // After an English word the word unit already set what may name a scope.
+      if (!LATIN_SURFACE.test(u.surface)) b.lastTerm = { terms: [...u.terms], scopeable: false };
+      b.choicePending = 0;
     } else if (u.kind === 'num') {
       numberUnit(b, f, numbers[u.index], at);
     }
-    prevSurface = u.kind === 'lex' || u.kind === 'word' || u.kind === 'han' ? u.surface : '';
+    prevSurface = u.kind === 'lex' || u.kind === 'word' || u.kind === 'han' || u.kind === 'gloss' ? u.surface : '';
   });
   finish(b, f);
 }

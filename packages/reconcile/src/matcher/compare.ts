@@ -1,3 +1,4 @@
+import { lexicon } from '@maestro/lexicon';
 import type { Clause, TextFeatures } from './analyze.js';
 import type { NumberFact } from './extract.js';
 import { type ScopeRelation, scopeOf } from './scope.js';
@@ -71,8 +72,8 @@ export function numericMismatch(a: readonly NumberFact[], b: readonly NumberFact
   return null;
 }
 
-/** A name: a word no word list knows (a tool, a product, a library). */
-const isName = (t: string) => t.startsWith('w:') && t.length > 5;
+/** A name: a word no word list (neither the project vocabulary nor WordNet) knows: a tool, a product, a library. */
+const isName = (t: string) => t.startsWith('w:') && t.length > 5 && !lexicon().isWord(t.slice(2));
 /** A name that is a thing rules are about, not a reference such as a ticket id (SEC-001, M26). */
 const isThing = (t: string) => isName(t) && !/\d/.test(t);
 const hasNameCache = new WeakMap<Clause, boolean>();
@@ -192,6 +193,16 @@ const GENERIC_WEIGHT = 0.35;
 export const NAME_SWAP_COVER = 0.75;
 export const CHOICE_SUBJECT = 0.6;
 
+/** What a reviewer checks: "permits what the entry forbids: console.log". */
+function stanceDetail(c: Clause, d: Clause, cd: Display, dd: Display): string {
+  const verb = (x: Clause) => (x.stance === 'neg' ? 'forbids' : x.permit ? 'permits' : 'requires');
+  const slot = [...specific(c.slot).keys()].find((t) => d.slot.has(t) && !t.startsWith('dim:'));
+  // A shared alternative set is shown as the member the candidate names (console.log, not js-logger).
+  const shared = slot?.startsWith('alt:') ? ([...(c.members.get(slot.slice(4)) ?? [])][0] ?? slot) : slot;
+  const what = shared ? `: ${cd.get(shared) ?? dd.get(shared) ?? shared.replace(/^\w+:/, '')}` : '';
+  return `${verb(c)} what the entry ${verb(d)}${what}`;
+}
+
 /** Compares one clause of the candidate with one clause of the entry. */
 export function compareClauses(
   c: Clause,
@@ -227,15 +238,15 @@ export function compareClauses(
     // Opposite stances on different choices agree: "use pino" / "never use winston".
     if (choiceDetail && (subject >= STANCE_SUBJECT || contained)) return { kind: 'contrast', detail: choiceDetail };
     if ((subject >= STANCE_SUBJECT && minCover >= STANCE_COVER) || inside(true))
-      return { kind: 'stance', detail: 'opposite' };
+      return { kind: 'stance', detail: stanceDetail(c, d, cd, dd) };
     // Both stated, about the same named thing: "use aria-hidden on ..." vs "never use aria-hidden on ...".
     if (c.explicit && d.explicit && subject >= NAMED_STANCE_SUBJECT && sharesName(c, d)) {
-      return { kind: 'stance', detail: 'opposite' };
+      return { kind: 'stance', detail: stanceDetail(c, d, cd, dd) };
     }
     // A permission against a stated prohibition of the same thing ("may assign innerHTML" vs
     // "never assign untrusted HTML to innerHTML"): less overlap suffices, the stances are that clear.
     if ((permitsForbidden(c, d) || permitsForbidden(d, c)) && sp.shared >= PERMIT_SHARED) {
-      return { kind: 'stance', detail: 'opposite' };
+      return { kind: 'stance', detail: stanceDetail(c, d, cd, dd) };
     }
     return null;
   }
@@ -273,6 +284,8 @@ export interface PairSignals {
   rareCovC: number;
   /** The candidate names another member of an alternative set the entry already uses. */
   addsAlternative: boolean;
+  /** What the added alternative is, against what the entry names ("js-xss vs DOMPurify"). */
+  alternativeDetail: string | null;
   /**
    * Best overlap (Dice) of a candidate clause carrying most of the candidate with a clause of the
    * entry of the same stance: a candidate restating one bullet of a longer entry.
@@ -296,18 +309,22 @@ function membersOf(f: TextFeatures): Map<string, Set<string>> {
   return out;
 }
 
-function addsAlternative(c: TextFeatures, d: TextFeatures): boolean {
+function addsAlternative(c: TextFeatures, d: TextFeatures): string | null {
   const dm = membersOf(d);
   for (const [set, mc] of membersOf(c)) {
     const md = dm.get(set);
-    if (md && [...mc].some((x) => !md.has(x))) return true;
+    const added = md ? [...mc].find((x) => !md.has(x)) : undefined;
+    if (md && added) {
+      const other = [...md].find((x) => !mc.has(x)) ?? [...md][0];
+      return `${c.display.get(added) ?? added} vs ${d.display.get(other) ?? other}`;
+    }
   }
-  return false;
+  return null;
 }
 
 const MAX_CLAUSES = 16;
-/** Specific weight (two content words) a candidate clause needs to count as a restated rule. */
-const RESTATED_WEIGHT = 2;
+/** Specific weight (more than two content words) a candidate clause needs to count as a restated rule. */
+const RESTATED_WEIGHT = 2.5;
 /** Share of the candidate's weight a clause must carry to speak for the whole candidate. */
 const MAIN_CLAUSE = 0.6;
 const weightOf = (m: ReadonlyMap<string, number>) => {
@@ -388,6 +405,7 @@ export function comparePair(
       else if (!conflict || SIGNAL_RANK[s.kind] < SIGNAL_RANK[conflict.kind]) conflict = s;
     }
   }
+  const alternative = addsAlternative(c, d);
   return {
     concept: diceOf(o),
     covC: cover(o.shared, o.a),
@@ -400,7 +418,8 @@ export function comparePair(
     sharedName: sharesNamedTerm(c.terms, d.terms),
     clauseMatch,
     clauseCover,
-    addsAlternative: addsAlternative(c, d),
+    addsAlternative: alternative !== null,
+    alternativeDetail: alternative,
     scope: scopeOf(c, d),
     conflict,
     contrast,

@@ -36,6 +36,9 @@ export interface CorpusIndex {
   scratch: Float64Array;
   /** Lazily filled: term → rarity weight (see `rarityWeight`). */
   rarity?: Map<string, number>;
+  /** Deprecated entries: `store NUL exactKey` → entry, and id → entry (to follow `superseded-by`). */
+  retired: Map<string, MatchableEntry>;
+  retiredById: Map<string, MatchableEntry>;
 }
 
 const cache = new WeakMap<object, CorpusIndex>();
@@ -70,7 +73,7 @@ export function indexTerms(text: string): Set<string> {
   // Only the indexed part of a huge document: retrieval needs its topic, not every word of a dump.
   for (const u of segment(prepare(indexedText(text)))) {
     if (u.kind === 'word') add(u.term);
-    else if (u.kind === 'han') for (const t of u.terms) add(t);
+    else if (u.kind === 'han' || u.kind === 'gloss') for (const t of u.terms) add(t);
     else if (u.kind === 'lex') {
       if (u.entry.flip) add(u.entry.flip);
       else if (u.entry.concept) add(u.entry.concept);
@@ -107,8 +110,14 @@ export function buildIndex(
     titleGrams: null,
     links: null,
     scratch: new Float64Array(0),
+    retired: new Map(),
+    retiredById: new Map(),
   };
   for (const entry of entries) {
+    if ((entry.status ?? 'active') !== 'active' && entry.content?.trim()) {
+      index.retired.set(`${entry.store}\u0000${exactKey(entry.content)}`, entry);
+      index.retiredById.set(entry.id, entry);
+    }
     if ((entry.status ?? 'active') !== 'active' || !entry.content?.trim()) continue;
     const i = index.docs.length;
     const exact = cached?.exact[i] ?? exactKey(entry.content);
@@ -117,7 +126,12 @@ export function buildIndex(
     index.byId.set(entry.id, i);
     push(index.byExact, `${entry.store}\u0000${exact}`, i);
     if (title) push(index.byTitle, title, i);
-    if (!cached) for (const key of indexTerms(`${entry.title ?? ''}\n${entry.content}`)) push(index.postings, key, i);
+    if (!cached) {
+      // Content first: the sketch pairs terms in reading order, as a candidate's content does.
+      const terms = indexTerms(`${entry.content}\n${entry.title ?? ''}`);
+      for (const key of terms) push(index.postings, key, i);
+      for (const key of sketchKeys(terms)) push(index.postings, key, i);
+    }
   }
   if (cached) index.postings = cached.postings;
   index.scratch = new Float64Array(index.docs.length);
@@ -182,4 +196,62 @@ export function rarityOf(index: CorpusIndex): ((term: string) => number) | undef
     }
     return w;
   };
+}
+
+/**
+ * For a candidate whose text is that of a deprecated entry: the deprecated entry and the active
+ * end of its supersession chain (null when the chain ends nowhere active).
+ */
+export function retiredMatch(
+  index: CorpusIndex,
+  store: string,
+  exact: string,
+): { old: MatchableEntry; successor: number } | null {
+  const old = index.retired.get(`${store}\u0000${exact}`);
+  if (!old) return null;
+  let next = old.supersededBy ?? null;
+  for (let hops = 0; next && hops < 16; hops++) {
+    const i = index.byId.get(next);
+    if (i !== undefined) return { old, successor: i };
+    next = index.retiredById.get(next)?.supersededBy ?? null;
+  }
+  return null;
+}
+
+/** How many pair keys of each document are indexed: a bottom-k sketch. */
+const SKETCH_SIZE = 4;
+
+/**
+ * Keys of the pairs of consecutive distinct terms (`k:<hash>`). A near-duplicate shares almost all
+ * of its source's pairs even when every single word is common in the corpus, so each document
+ * indexes only its SKETCH_SIZE smallest pair hashes (a bottom-k sketch: a few postings per
+ * document) and a candidate looks all of its pairs up.
+ */
+export function pairKeys(terms: Iterable<string>): string[] {
+  return pairHashes(terms).map((h) => `k:${h}`);
+}
+
+function pairHashes(terms: Iterable<string>): number[] {
+  const out: number[] = [];
+  let prev: string | null = null;
+  for (const t of terms) {
+    if (t.startsWith('alt:') || t.startsWith('dim:')) continue;
+    if (prev !== null) out.push(fnv(`${prev} ${t}`));
+    prev = t;
+  }
+  return out;
+}
+
+function sketchKeys(terms: Iterable<string>): string[] {
+  const hashes = [...new Set(pairHashes(terms))].sort((a, b) => a - b);
+  return hashes.slice(0, SKETCH_SIZE).map((h) => `k:${h}`);
+}
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
 }

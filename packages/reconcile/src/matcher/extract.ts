@@ -1,5 +1,5 @@
-import { NUMBER_WORDS_EN, UNITS } from './lexicon-scope.js';
 import { stem } from './stem.js';
+import { vocabulary } from './vocabulary.js';
 
 /** A number a rule states, in base units of its dimension, with the direction of the bound. */
 export interface NumberFact {
@@ -18,9 +18,14 @@ interface UnitForm {
 }
 
 const HAN = /\p{Script=Han}/u;
-const UNIT_FORMS: UnitForm[] = UNITS.flatMap(([forms, dim, factor]) =>
-  forms.split('|').map((form) => ({ form, dim, factor, han: HAN.test(form) })),
-).sort((a, b) => b.form.length - a.form.length);
+let unitForms: UnitForm[] | null = null;
+/** Unit forms of the vocabulary, longest first; built on first use. */
+const UNIT_FORMS = (): UnitForm[] =>
+  (unitForms ??= vocabulary()
+    .units.flatMap(([forms, dim, factor]) =>
+      forms.split('|').map((form) => ({ form, dim, factor, han: HAN.test(form) })),
+    )
+    .sort((a, b) => b.form.length - a.form.length));
 
 const DIR_WORDS = new Set(['src', 'lib', 'packages', 'apps', 'services', 'test', 'tests', 'docs', 'config', 'scripts']);
 for (const w of ['app', 'api', 'bin', 'e2e', 'internal', 'pkg', 'cmd', 'components', 'pages', 'public', 'assets']) {
@@ -73,7 +78,7 @@ function unitAt(text: string, at: number): { unit: UnitForm; end: number } | nul
   let i = at;
   // "30 s", "30s", and the adjectival "30-second" / "90-day".
   if (text[i] === ' ' || (text[i] === '-' && /[a-z]/.test(text[i + 1] ?? ''))) i++;
-  for (const unit of UNIT_FORMS) {
+  for (const unit of UNIT_FORMS()) {
     if (!text.startsWith(unit.form, i)) continue;
     const end = i + unit.form.length;
     if (!unit.han && /[a-z0-9]/.test(text[end] ?? '')) continue;
@@ -113,7 +118,7 @@ function countedNoun(text: string, at: number, word: boolean): { dim: string; en
   if (first !== undefined && NOUN_STOP.has(first)) return null;
   const noun = first === undefined || !NOUN_STOP.has(second) ? second : first;
   if (NOUN_STOP.has(noun)) return null;
-  const unit = UNIT_FORMS.find((u) => !u.han && u.form === noun);
+  const unit = UNIT_FORMS().find((u) => !u.han && u.form === noun);
   if (unit) return { dim: unit.dim, end: at + m[0].length, unit };
   if (!word && !/[^s]s$/.test(noun)) return null;
   return { dim: `count:${stem(noun)}`, end: at + m[0].length };
@@ -156,7 +161,9 @@ function fact(raw: string, value: number | string, unit: UnitForm | null): Omit<
 const NUMBER = /(?<![a-z0-9_./#:-])v?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)*/g;
 /** A pre-release tag right after a dotted version: 4.2.0b3, 1.0.0rc1, 2.0.0-beta.1. */
 const PRERELEASE = /^(?:-?(?:a|b|rc|alpha|beta|pre|dev)\.?\d*)(?![a-z])/;
-const WORD_NUMBER = new RegExp(`(?<![a-z])(${Object.keys(NUMBER_WORDS_EN).join('|')})(?![a-z])`, 'g');
+let wordNumber: RegExp | null = null;
+const WORD_NUMBER = () =>
+  (wordNumber ??= new RegExp(`(?<![a-z])(${Object.keys(vocabulary().numberWordsEn).join('|')})(?![a-z])`, 'g'));
 const HAN_NUMBER = /[零一二两三四五六七八九十百千]+/g;
 
 /**
@@ -179,7 +186,7 @@ export function extractNumbers(text: string, out: Omit<NumberFact, 'bound'>[]): 
     const f = fact(text.slice(start, stop).trim(), value, unit?.unit ?? counted?.unit ?? null);
     spans.push({ start, end: stop, f: counted && !counted.unit ? { ...f, dim: counted.dim } : f });
   }
-  for (const m of text.matchAll(WORD_NUMBER)) addWordSpan(text, m, spans, NUMBER_WORDS_EN[m[1]]);
+  for (const m of text.matchAll(WORD_NUMBER())) addWordSpan(text, m, spans, vocabulary().numberWordsEn[m[1]]);
   for (const m of text.matchAll(HAN_NUMBER)) {
     // 第二 is an ordinal and 另一 means "another": neither states a quantity.
     if (/[第另]$/.test(text.slice(0, m.index ?? 0))) continue;

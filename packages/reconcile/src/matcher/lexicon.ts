@@ -1,32 +1,5 @@
-import { CONCEPT_GROUPS } from './lexicon-concepts.js';
-import { CONCEPT_GROUPS_MORE } from './lexicon-concepts-more.js';
-import {
-  CHOICE_CUES_EN,
-  CHOICE_CUES_ZH,
-  FLIP_VERBS,
-  IMPERATIVE_EN,
-  IMPERATIVE_ZH,
-  PERMIT,
-  STANCE_NEG_EN,
-  STANCE_NEG_ZH,
-  STANCE_POS_EN,
-  STANCE_POS_ZH,
-  STOPWORDS_EN,
-  STOPWORDS_ZH,
-  SUPERSEDE_CUES_EN,
-  SUPERSEDE_CUES_ZH,
-} from './lexicon-cues.js';
-import {
-  ALTERNATIVES,
-  BOUND_MAX,
-  BOUND_MIN,
-  NUMBER_WORDS_EN,
-  SCOPE_ENV,
-  SCOPE_LAYER,
-  SCOPE_NOUNS_EN,
-  SCOPE_NOUNS_ZH,
-} from './lexicon-scope.js';
 import { stem } from './stem.js';
+import { vocabulary } from './vocabulary.js';
 
 /** Everything the lexicon knows about one surface form (a word, a phrase or a Chinese word). */
 export interface LexEntry {
@@ -103,7 +76,7 @@ function build(): Lexicon {
   addConcepts(add);
   addCues(add);
   addScopes(add);
-  for (const line of ALTERNATIVES) {
+  for (const line of vocabulary().scope.alternatives) {
     const [set, members] = line.split(':').map((s) => s.trim());
     for (const member of members.split(',')) addAlternative(lex, add, set, member.trim());
   }
@@ -113,7 +86,7 @@ function build(): Lexicon {
 type Add = (form: string, patch: LexEntry) => void;
 
 function addConcepts(add: Add) {
-  for (const line of [...CONCEPT_GROUPS, ...CONCEPT_GROUPS_MORE]) {
+  for (const line of vocabulary().concepts) {
     const generic = line.startsWith('~');
     const forms = (generic ? line.slice(1) : line).split('|');
     const concept = latinKey(forms[0]) ?? forms[0];
@@ -122,14 +95,14 @@ function addConcepts(add: Add) {
 }
 
 function addCues(add: Add) {
-  for (const w of STOPWORDS_EN.split(/\s+/)) add(w, { stop: true });
-  for (const w of STOPWORDS_ZH.split('|')) add(w, { stop: true });
-  for (const w of [...STANCE_NEG_EN, ...STANCE_NEG_ZH]) add(w, { stance: 'neg' });
-  for (const w of [...STANCE_POS_EN, ...STANCE_POS_ZH]) add(w, { stance: 'pos' });
-  for (const w of PERMIT) add(w, { stance: 'pos', permit: true });
-  for (const [w, concept] of FLIP_VERBS) add(w, { flip: latinKey(concept) ?? concept, imperative: true });
-  for (const w of [...CHOICE_CUES_EN, ...CHOICE_CUES_ZH]) add(w, { choice: true });
-  for (const w of [...SUPERSEDE_CUES_EN, ...SUPERSEDE_CUES_ZH]) add(w, { supersede: true });
+  const v = vocabulary().cues;
+  for (const w of [...v.stopwordsEn, ...v.stopwordsZh]) add(w, { stop: true });
+  for (const w of [...v.stanceNegEn, ...v.stanceNegZh]) add(w, { stance: 'neg' });
+  for (const w of [...v.stancePosEn, ...v.stancePosZh]) add(w, { stance: 'pos' });
+  for (const w of v.permit) add(w, { stance: 'pos', permit: true });
+  for (const [w, concept] of v.flipVerbs) add(w, { flip: latinKey(concept) ?? concept, imperative: true });
+  for (const w of [...v.choiceEn, ...v.choiceZh]) add(w, { choice: true });
+  for (const w of [...v.supersedeEn, ...v.supersedeZh]) add(w, { supersede: true });
   const negTails = [
     'instead of',
     'rather than',
@@ -145,17 +118,17 @@ function addCues(add: Add) {
   }
   for (const w of ['unless', 'except', 'except when', 'except for', 'otherwise', '除非', '否则', '除了'])
     add(w, { split: true });
-  for (const w of Object.keys(NUMBER_WORDS_EN)) add(w, { stop: true });
-  for (const w of IMPERATIVE_EN.split(/\s+/)) add(w, { imperative: true });
-  for (const w of IMPERATIVE_ZH) add(w, { imperative: true });
-  for (const w of BOUND_MAX) add(w, { bound: 'max' });
-  for (const w of BOUND_MIN) add(w, { bound: 'min' });
+  for (const w of Object.keys(vocabulary().numberWordsEn)) add(w, { stop: true });
+  for (const w of v.imperativeEn) add(w, { imperative: true });
+  for (const w of v.imperativeZh) add(w, { imperative: true });
+  for (const w of vocabulary().scope.boundMax) add(w, { bound: 'max' });
+  for (const w of vocabulary().scope.boundMin) add(w, { bound: 'min' });
 }
 
 function addScopes(add: Add) {
   for (const [kind, lines] of [
-    ['env', SCOPE_ENV],
-    ['layer', SCOPE_LAYER],
+    ['env', vocabulary().scope.env],
+    ['layer', vocabulary().scope.layer],
   ] as const) {
     for (const line of lines) {
       const forms = line.split('|');
@@ -163,7 +136,7 @@ function addScopes(add: Add) {
       for (const form of forms) add(form, { scope });
     }
   }
-  for (const w of [...SCOPE_NOUNS_EN.split(/\s+/), ...SCOPE_NOUNS_ZH]) add(w, { scopeNoun: true });
+  for (const w of [...vocabulary().scope.nounsEn, ...vocabulary().scope.nounsZh]) add(w, { scopeNoun: true });
 }
 
 /** Role flags accumulate; the first concept a form was given wins. */

@@ -50,7 +50,9 @@ describe('conflicts', () => {
     const v = judge('X must not cache results.', [entry('S-1', 'Cache', 'X must cache results.')]);
     expect(v.disposition).toBe('potential_conflict');
     expect(v.promotion_eligibility).toBe('review_required');
-    expect(v.matches[0].evidence).toContain('opposite normative stance');
+    expect(v.matches[0].evidence.join(' ')).toMatch(
+      /opposite normative stance: (forbids|requires|permits) what the entry (forbids|requires)/,
+    );
     expect(v.matches[0].scores.stance).toBe(0);
   });
 
@@ -245,17 +247,36 @@ describe('actions and eligibility', () => {
     expect(judge(text, base, { action: 'supersede' }).promotion_eligibility).toBe('review_required');
   });
 
-  it('scores the recorded relation of entries the run used', () => {
+  it('scores the recorded relation of entries the run used, when they share its subject', () => {
     const corpus = [
       ...base,
-      entry('S-20250101-a005', 'Old logger', 'Route logs through the shared logger module.', {
+      entry('S-20250101-a005', 'Old logger', 'Route log lines through the shared logger module.', {
         supersededBy: 'S-20250101-a001',
       }),
     ];
-    const v = judge('Rotate log files every day.', corpus, {}, { seeds: ['S-20250101-a001'] });
+    const v = judge(
+      'Route log lines through the shared logger module in every worker too.',
+      corpus,
+      {},
+      {
+        seeds: ['S-20250101-a001'],
+      },
+    );
     const linked = v.matches.find((m) => m.knowledge_id === 'S-20250101-a005');
     expect(linked?.scores.relation).toBe(1);
     expect(linked?.evidence).toContain('recorded knowledge or graph relation');
+  });
+
+  it('never matches a loaded rule that shares nothing with the candidate (EN and ZH)', () => {
+    const corpus = [...base, entry('S-20250101-a006', '日志库', '服务端统一使用 pino 记录日志。')];
+    for (const [text, seed] of [
+      ['The settings page offers a dark mode toggle stored per user.', 'S-20250101-a001'],
+      ['设置页面提供按用户保存的深色模式开关。', 'S-20250101-a006'],
+    ] as const) {
+      const v = judge(text, corpus, {}, { seeds: [seed] });
+      expect(v.matches.map((m) => m.knowledge_id)).not.toContain(seed);
+      expect(v.disposition).toBe('unique');
+    }
   });
 });
 

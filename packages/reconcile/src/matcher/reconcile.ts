@@ -1,37 +1,27 @@
 import type { Corpus } from '@maestro/spec';
-import { type CorpusIndex, corpusIndex, docView, rarityOf } from './corpus-index.js';
+import { type CorpusIndex, corpusIndex, docView, rarityOf, retiredMatch } from './corpus-index.js';
 import { associated, retrieve } from './retrieve.js';
-import { makeView, scorePair } from './score.js';
+import { makeView, type PairScore, scorePair, ZERO_SCORES } from './score.js';
 import type {
   CandidateAction,
   CandidateInput,
   Disposition,
-  Eligibility,
   Match,
   MatchableEntry,
   ReconcileOptions,
-  Relation,
   Verdict,
 } from './types.js';
+import { DEFAULT_POLICY, RETIRED_EVIDENCE, verdictFor } from './verdict.js';
 
 /**
  * The matcher's identity. Receipts record it and compare it as a freshness fence, so bump it
  * whenever a change here, in the lexicon or in a threshold can change a verdict.
  */
-export const MATCHER_REVISION = 'maestro-match/1.1';
+export const MATCHER_REVISION = 'maestro-match/2.0';
 
 export const MATCH_LIMIT = 12;
 export const FAMILY_LIMIT = 2;
 export const STORE_LIMIT = 8;
-
-const PRIORITY: Record<Relation, number> = {
-  exact_duplicate: 0,
-  potential_conflict: 1,
-  supersede_candidate: 2,
-  semantic_duplicate: 3,
-  extends: 4,
-  related: 5,
-};
 
 export const SEVERITY_ORDER: readonly Disposition[] = [
   'potential_conflict',
@@ -54,28 +44,50 @@ export function reconcile(
   corpus: Corpus | readonly MatchableEntry[] | CorpusIndex,
   options: ReconcileOptions = {},
 ): Verdict[] {
-  const index = corpusIndex(corpus);
-  const linked = associated(index, options.seeds ?? []);
-  return candidates.map((c) => reconcileOne(index, linked, c, options.now ?? EPOCH));
+  const policy = options.policy ?? DEFAULT_POLICY;
+  return matchCandidates(candidates, corpus, options).map((matches, i) => {
+    const c = candidates[i];
+    return verdictFor(c, c.action ?? 'propose', matches, options.now ?? EPOCH, policy);
+  });
 }
 
-function reconcileOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput, now: string): Verdict {
+/**
+ * The evidence-backed matches of each candidate (pure), before the verdict policy: what
+ * `reconcile` decides on, and what the quality bench fits the policy's numbers on.
+ */
+export function matchCandidates(
+  candidates: readonly CandidateInput[],
+  corpus: Corpus | readonly MatchableEntry[] | CorpusIndex,
+  options: ReconcileOptions = {},
+): Match[][] {
+  const index = corpusIndex(corpus);
+  const linked = associated(index, options.seeds ?? []);
+  return candidates.map((c) => matchOne(index, linked, c));
+}
+
+function matchOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput): Match[] {
   const action: CandidateAction = c.action ?? 'propose';
   const view = makeView(c.target, c.title ?? '', c.content);
   const ids = new Set(retrieve(index, view));
   const rarity = rarityOf(index);
   for (const i of linked) ids.add(i);
+  // The text of a deprecated entry is judged against the entry that replaced it.
+  const retired = retiredMatch(index, c.target, view.exact);
+  if (retired) ids.add(retired.successor);
   const scored: { match: Match; family: string; pinned: boolean }[] = [];
   for (const i of ids) {
     const doc = index.docs[i];
     const d = docView(index, i);
-    const s = scorePair(view, action, d, linked.has(i), rarity);
+    const scoredPair = scorePair(view, action, d, linked.has(i), rarity);
+    const s = retired?.successor === i ? restatesRetired(scoredPair, retired.old.id, doc.entry.id) : scoredPair;
     if (!s) continue;
     const e = doc.entry;
     scored.push({
       family: doc.family,
       pinned:
-        s.relation === 'exact_duplicate' || (view.titleKey !== '' && view.titleKey === d.titleKey) || linked.has(i),
+        s.relation === 'exact_duplicate' ||
+        retired?.successor === i ||
+        (view.titleKey !== '' && view.titleKey === d.titleKey),
       match: {
         knowledge_id: e.id,
         target: e.store,
@@ -90,17 +102,17 @@ function reconcileOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput
       },
     });
   }
+  // Strongest first (exact duplicates before all): the caps keep the matches that can decide.
   scored.sort(
     (a, b) =>
-      PRIORITY[a.match.relation] - PRIORITY[b.match.relation] ||
+      Number(b.match.relation === 'exact_duplicate') - Number(a.match.relation === 'exact_duplicate') ||
       b.match.scores.composite - a.match.scores.composite ||
       (a.match.knowledge_id < b.match.knowledge_id ? -1 : a.match.knowledge_id > b.match.knowledge_id ? 1 : 0),
   );
-  const matches = capMatches(scored);
-  return verdictFor(c, action, matches, now);
+  return capMatches(scored);
 }
 
-/** At most 2 matches per file and 8 per store, unless pinned (exact, same title, recorded relation); 12 in all. */
+/** At most 2 matches per file and 8 per store, unless pinned (exact, same title); 12 in all. */
 function capMatches(scored: { match: Match; family: string; pinned: boolean }[]): Match[] {
   const perFamily = new Map<string, number>();
   const perStore = new Map<string, number>();
@@ -117,49 +129,19 @@ function capMatches(scored: { match: Match; family: string; pinned: boolean }[])
   return out;
 }
 
-function dispositionOf(action: CandidateAction, matches: Match[]): Disposition {
-  if (matches.length === 0) return 'unique';
-  const has = (r: Relation) => matches.some((m) => m.relation === r);
-  if (has('exact_duplicate')) return 'exact_duplicate';
-  if (action === 'contest' && has('potential_conflict')) return 'potential_conflict';
-  if (action === 'supersede' && has('supersede_candidate')) return 'supersede_candidate';
-  for (const r of ['potential_conflict', 'supersede_candidate', 'semantic_duplicate', 'extends'] as const) {
-    if (has(r)) return r;
+/**
+ * A candidate restating a deprecated entry, against the entry's successor: a conflict only when
+ * they differ in a named slot (a revived old value or tool), otherwise a duplicate of what the
+ * successor now says. Never `related` or unmatched: the text was project knowledge.
+ */
+function restatesRetired(s: PairScore | null, oldId: string, successorId: string): PairScore {
+  const note = `${RETIRED_EVIDENCE}${oldId}, superseded by ${successorId}`;
+  if (s && (s.relation === 'potential_conflict' || s.relation === 'supersede_candidate') && hasSlot(s.evidence)) {
+    return { ...s, evidence: [...s.evidence, note] };
   }
-  return 'related';
+  const base = s ?? { relation: 'semantic_duplicate' as const, scores: ZERO_SCORES, novelty: 0, evidence: [] };
+  return { ...base, relation: 'semantic_duplicate', evidence: [note, ...base.evidence] };
 }
 
-const ORIGIN_REF = /^(run|session):/;
-
-function eligibilityOf(c: CandidateInput, action: CandidateAction, disposition: Disposition): Eligibility {
-  if (disposition === 'exact_duplicate') return 'suppressed';
-  if (disposition !== 'related' && disposition !== 'unique') return 'review_required';
-  // A contest or supersede that names nothing we can find is a claim a person must check.
-  if (action === 'contest' || action === 'supersede') return 'review_required';
-  // Trust gate: evidence that is only transcript quotes needs a person.
-  const refs = (c.evidence_refs ?? []).filter((r) => !ORIGIN_REF.test(r));
-  if (refs.length > 0 && refs.every((r) => r.startsWith('transcript:'))) return 'review_required';
-  return 'eligible';
-}
-
-function verdictFor(c: CandidateInput, action: CandidateAction, matches: Match[], now: string): Verdict {
-  const disposition = dispositionOf(action, matches);
-  const canonical = matches.find((m) => m.relation === disposition) ?? matches[0];
-  const canonical_id = canonical?.knowledge_id ?? null;
-  const reaffirms =
-    action === 'reaffirm' && (disposition === 'exact_duplicate' || disposition === 'semantic_duplicate')
-      ? canonical_id
-      : null;
-  return {
-    candidate_id: c.candidate_id,
-    disposition,
-    promotion_eligibility: eligibilityOf(c, action, disposition),
-    canonical_id,
-    matches,
-    reaffirms,
-    resolution:
-      disposition === 'exact_duplicate'
-        ? { status: 'automatic', reason: 'normalized content hash matches active project knowledge', resolved_at: now }
-        : null,
-  };
-}
+const SLOT_EVIDENCE = /^(opposite normative stance|different values|different choice|forbids|requires|permits)/;
+const hasSlot = (evidence: readonly string[]) => evidence.some((e) => SLOT_EVIDENCE.test(e));

@@ -1,9 +1,11 @@
-import { type CorpusIndex, links, titleGrams } from './corpus-index.js';
+import { type CorpusIndex, links, pairKeys, titleGrams } from './corpus-index.js';
 import type { View } from './score.js';
 import { refTrigrams } from './text.js';
 
 /** How many neighbours the term postings hand to the scorer per candidate. */
 export const RETRIEVAL_LIMIT = 16;
+/** A shared sketch pair (see `sketchKeys`) weighs like two shared content words. */
+const SKETCH_WEIGHT = 2;
 /** Terms this common are skipped once rarer terms have been seen: they rank nothing. */
 const COMMON_SHARE = 0.12;
 
@@ -19,6 +21,8 @@ export function retrieve(index: CorpusIndex, c: View, limit = RETRIEVAL_LIMIT): 
   for (const m of [c.feats.slot, c.feats.terms, c.titleFeats.terms]) {
     for (const [t, w] of m) weights.set(t, Math.max(w, weights.get(t) ?? 0));
   }
+  for (const k of pairKeys(c.feats.terms.keys())) weights.set(k, SKETCH_WEIGHT);
+
   const keys = [...weights.keys()]
     .map((k) => ({ k, list: index.postings.get(k) }))
     .filter((x): x is { k: string; list: number[] } => x.list !== undefined)

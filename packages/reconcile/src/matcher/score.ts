@@ -1,8 +1,10 @@
 import { indexedText } from '@maestro/core';
 import { analyzeText, type TextFeatures } from './analyze.js';
 import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
+import { SLOT_PREFIX, slotDifference } from './slots.js';
 import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
 import type { CandidateAction, MatchScores, Relation } from './types.js';
+import { DISTINCTIVE_PREFIX } from './verdict.js';
 
 /** Everything the scorer needs of one side, computed once per text. */
 export interface View {
@@ -96,6 +98,8 @@ export const THRESHOLDS = {
   topicMass: 2.5,
   topicNameMass: 2,
   topicCover: 0.15,
+  /** Share of the entry title's content words a candidate must say to be about the entry's subject. */
+  titleSubject: 0.6,
   /** maestro-flow's reporting thresholds for evidence strings. */
   evidence: 0.58,
   novelty: 0.18,
@@ -107,6 +111,8 @@ export interface PairScore {
   novelty: number;
   evidence: string[];
 }
+
+export const ZERO_SCORES: MatchScores = { lexical: 0, semantic: 0, title: 0, relation: 0, stance: 0.5, composite: 0 };
 
 const r3 = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
 
@@ -185,11 +191,14 @@ export function scorePair(
   const titleConcept = diceOf(overlap(c.titleFeats.terms, d.titleFeats.terms));
   const title = titleEq ? 1 : Math.max(refSimilarity(c.title, d.title), titleConcept);
   const sameHead = c.feats.head !== null && c.feats.head === d.feats.head && p.concept >= THRESHOLDS.headTopic;
+  // The entry's title names its subject ("Validate API payloads with zod"): a candidate that says
+  // most of it is about the same thing, however little of the body it shares.
+  const aboutTitle = titleCovered(c.feats, d.titleFeats) >= THRESHOLDS.titleSubject;
   const topical =
     exact ||
     titleEq ||
-    related ||
     sameHead ||
+    aboutTitle ||
     (p.conflict !== null &&
       (p.concept >= THRESHOLDS.headTopic || p.covC >= THRESHOLDS.conflictCover || p.subject >= THRESHOLDS.topic)) ||
     p.concept >= THRESHOLDS.topic ||
@@ -198,7 +207,14 @@ export function scorePair(
       p.rareShared >= (p.sharedName ? THRESHOLDS.topicNameMass : THRESHOLDS.topicMass)) ||
     (title >= 0.6 && p.concept >= 0.15);
   if (!topical) return null;
-  const relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
+  let relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
+  // A restatement that swaps the chosen tool or the value ("argon2id" for "bcrypt") says
+  // something else about the same subject: a conflict, with the slot as its evidence.
+  const swapped =
+    relation === 'semantic_duplicate' && c.store === d.store && p.scope !== 'disjoint' && !p.contrast
+      ? slotDifference(c.feats, d.feats, d.titleFeats)
+      : null;
+  if (swapped && /^different (choice|values)/.test(swapped)) relation = 'potential_conflict';
   const stanceConflict = p.conflict?.kind === 'stance';
   const cs = textStance(c.feats);
   const stance = stanceConflict ? 0 : cs !== null && cs === textStance(d.feats) ? 1 : 0.5;
@@ -208,10 +224,26 @@ export function scorePair(
     title: r3(title),
     relation: related ? 1 : 0,
     stance,
-    composite: r3(0.15 * title + 0.55 * semantic + 0.15 * lexical + 0.15 * (related ? 1 : 0)),
+    // A run's inputs widen retrieval; they weigh little so a loaded rule never outranks the entry
+    // the candidate is about.
+    composite: r3(0.15 * title + 0.6 * semantic + 0.2 * lexical + 0.05 * (related ? 1 : 0)),
   };
   const novelty = r3(exact ? 0 : 1 - p.covC);
-  return { relation, scores, novelty, evidence: evidenceFor(c, d, p, relation, scores, novelty, exact, related) };
+  const evidence = evidenceFor(c, d, p, relation, scores, novelty, exact, related);
+  if (relation === 'potential_conflict' && swapped && !p.conflict) evidence.unshift(swapped);
+  return { relation, scores, novelty, evidence };
+}
+
+/** Share of the title's specific weight (at least two content words) the candidate's terms carry. */
+function titleCovered(c: TextFeatures, title: TextFeatures): number {
+  let total = 0;
+  let shared = 0;
+  for (const [t, w] of title.terms) {
+    if (w < 0.9 || t.startsWith('dim:')) continue;
+    total += w;
+    if (c.terms.has(t)) shared += w;
+  }
+  return total < 2 ? 0 : shared / total;
 }
 
 function evidenceFor(
@@ -228,10 +260,18 @@ function evidenceFor(
   const out: string[] = [];
   // Decisive signals first: they are what a reviewer needs to see in the first two lines.
   if (exact) out.push('normalized content hash matches');
-  if (p.conflict?.kind === 'stance') out.push('opposite normative stance');
+  if (p.conflict?.kind === 'stance') out.push(`opposite normative stance: ${p.conflict.detail}`);
   if (p.conflict?.kind === 'numeric') out.push(`different values: ${p.conflict.detail}`);
   if (p.conflict?.kind === 'choice') out.push(`different choice: ${p.conflict.detail}`);
+  if (!p.conflict && relation !== 'related' && p.alternativeDetail)
+    out.push(`different choice: ${p.alternativeDetail}`);
   if (relation === 'supersede_candidate' && c.feats.supersede) out.push('candidate announces a replacement');
+  // Same subject, compatible by the clause rules: name any normative slot in which they still
+  // differ, so the verdict policy can send it to review (see `slotDifference`).
+  if (relation === 'related' && c.store === d.store && p.scope !== 'disjoint' && !p.contrast) {
+    const slot = slotDifference(c.feats, d.feats, d.titleFeats);
+    if (slot) out.push(`${SLOT_PREFIX}${slot}`);
+  }
   if (p.scope === 'disjoint') out.push('different scope (not a conflict)');
   else if (p.scope !== 'same')
     out.push(`candidate scope is ${p.scope} than the entry's`.replace('overlap than', 'overlapping'));
@@ -241,5 +281,7 @@ function evidenceFor(
   if (s.title >= T.evidence) out.push(`title similarity ${s.title.toFixed(3)}`);
   if (!exact && novelty > T.novelty) out.push(`novel token share ${novelty.toFixed(3)}`);
   if (!exact) out.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
+  // Coverage by the corpus's rarer words: what sharing words means where every entry shares some.
+  if (relation === 'related') out.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);
   return out.length ? out : ['bounded semantic neighborhood'];
 }

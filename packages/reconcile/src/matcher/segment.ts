@@ -1,4 +1,5 @@
 import { appendAll } from '@maestro/core';
+import { segmentHan as dictionarySegments, lexicon as general } from '@maestro/lexicon';
 import { type LexEntry, lexicon } from './lexicon.js';
 import { stem } from './stem.js';
 
@@ -7,6 +8,8 @@ export type Unit =
   | { kind: 'lex'; entry: LexEntry; surface: string }
   | { kind: 'word'; term: string; surface: string }
   | { kind: 'han'; terms: string[]; surface: string }
+  /** A dictionary word (WordNet, or a Chinese word through its CC-CEDICT glosses): concept terms, strongest first. */
+  | { kind: 'gloss'; terms: readonly string[]; surface: string }
   | { kind: 'num'; index: number }
   | { kind: 'path' };
 
@@ -58,7 +61,10 @@ function infoOf(w: string): WordInfo {
   const units: Unit[] = [];
   if (entry) units.push({ kind: 'lex', entry, surface: w });
   else if (w.length > 1 && !/^\d+$/.test(w)) {
-    units.push({ kind: 'word', term: `w:${st}`, surface: w });
+    // A common English word stands for its most frequent WordNet sense, so synonyms meet
+    // (utilize → use) and so does a Chinese word glossed with it; any other word is a name (`w:`).
+    const term = general().isWord(st) ? general().concept(st) : `w:${st}`;
+    units.push({ kind: 'word', term, surface: w });
     const member = memberOf(w);
     if (member) units.push(member);
   }
@@ -163,10 +169,7 @@ function segmentHanRun(run: string): Unit[] {
   let unknown = '';
   const flush = () => {
     if (!unknown) return;
-    const terms: string[] = [];
-    if (unknown.length === 1) terms.push(`h:${unknown}`);
-    for (let k = 0; k + 2 <= unknown.length; k++) terms.push(`h:${unknown.slice(k, k + 2)}`);
-    out.push({ kind: 'han', terms, surface: unknown });
+    for (const piece of glossPieces(unknown)) out.push(piece);
     unknown = '';
   };
   let i = 0;
@@ -190,5 +193,34 @@ function segmentHanRun(run: string): Unit[] {
     i++;
   }
   flush();
+  return out;
+}
+
+/**
+ * Characters the project vocabulary does not know: dictionary words become their English gloss
+ * concepts (so they meet an English text), and every piece also keeps its character bigrams (so
+ * two Chinese texts still meet where the dictionary has no word).
+ */
+function glossPieces(unknown: string): Unit[] {
+  const out: Unit[] = [];
+  let rest = '';
+  const flushRest = () => {
+    if (!rest) return;
+    const terms: string[] = [];
+    if (rest.length === 1) terms.push(`h:${rest}`);
+    for (let k = 0; k + 2 <= rest.length; k++) terms.push(`h:${rest.slice(k, k + 2)}`);
+    out.push({ kind: 'han', terms, surface: rest });
+    rest = '';
+  };
+  for (const word of dictionarySegments(unknown)) {
+    const glosses = word.length > 1 ? general().glosses(word) : [];
+    if (glosses.length === 0) {
+      rest += word;
+      continue;
+    }
+    flushRest();
+    out.push({ kind: 'gloss', terms: glosses, surface: word });
+  }
+  flushRest();
   return out;
 }

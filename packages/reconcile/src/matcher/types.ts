@@ -1,4 +1,5 @@
 import type { KnowledgeEntry } from '@maestro/spec';
+import type { VerdictPolicy } from './verdict.js';
 
 export type Disposition =
   | 'unique'
@@ -77,8 +78,13 @@ export interface Verdict {
 }
 
 export interface ReconcileOptions {
-  /** Knowledge ids the run used (its ledger inputs): entries related to them score `relation = 1`. */
+  /**
+   * Knowledge ids the run used (its ledger inputs). They widen retrieval (the entries and their
+   * supersession neighbours are always scored) and set `relation = 1`, but never create a match.
+   */
   seeds?: readonly string[];
   /** Stamped on automatic resolutions; defaults to the epoch so the function stays pure. */
   now?: string;
+  /** The verdict policy's fitted numbers; defaults to `DEFAULT_POLICY`. */
+  policy?: VerdictPolicy;
 }

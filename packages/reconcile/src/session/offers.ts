@@ -1,4 +1,4 @@
-import type { Disposition } from '../matcher/types.js';
+import type { Disposition, Relation } from '../matcher/types.js';
 import type { Choice } from '../schemas.js';
 
 /**
@@ -44,11 +44,37 @@ const PROMOTES: Record<Choice, boolean> = {
   unique: true,
 };
 
+const BY_RELATION: Record<Relation, Choice> = {
+  exact_duplicate: 'duplicate',
+  semantic_duplicate: 'duplicate',
+  extends: 'related',
+  related: 'related',
+  potential_conflict: 'conflict',
+  supersede_candidate: 'supersede',
+};
+
 /**
- * The resolutions offered for a verdict. Choices that need a target are offered only when the
- * verdict has one (its canonical id); `unique` always is.
+ * The resolutions offered for a verdict: those of its disposition (choices that need a target
+ * only when the verdict has one, its canonical id), then every relation some match's evidence
+ * supports with that match as target (a candidate in conflict with one entry and a duplicate of
+ * another can be resolved either way), `unique` last.
  */
-export function offeredResolutions(disposition: string | null, canonicalId: string | null): OfferedResolution[] {
+export function offeredResolutions(
+  disposition: string | null,
+  canonicalId: string | null,
+  matches: readonly { knowledge_id: string; relation: Relation }[] = [],
+): OfferedResolution[] {
+  const base = dispositionOffers(disposition, canonicalId);
+  const rest = base.filter((o) => o.choice !== 'unique');
+  for (const m of matches) {
+    const choice = BY_RELATION[m.relation];
+    if (rest.some((o) => o.choice === choice)) continue;
+    rest.push({ choice, contest: false, target: m.knowledge_id, promotes: PROMOTES[choice], meaning: MEANING[choice] });
+  }
+  return [...rest, ...base.filter((o) => o.choice === 'unique')];
+}
+
+function dispositionOffers(disposition: string | null, canonicalId: string | null): OfferedResolution[] {
   const offers = (disposition && OFFERS[disposition as Disposition]) || ['unique'];
   return offers.flatMap((o): OfferedResolution[] => {
     const choice: Choice = o === 'contest' ? 'conflict' : o;

@@ -246,7 +246,7 @@ function nextCommands(
 ): ReviewCandidate['next'] {
   const refresh = freshness === 'fresh' ? null : `maestro knowledge review ${sid} --refresh`;
   if (draft || !v || freshness !== 'fresh') return { refresh, resolve: [], offers: [], promote: null };
-  const offers = offeredResolutions(v.disposition, v.canonical_id).map((o) => ({
+  const offers = offeredResolutions(v.disposition, v.canonical_id, v.matches).map((o) => ({
     choice: o.choice,
     contest: o.contest,
     meaning: o.meaning,

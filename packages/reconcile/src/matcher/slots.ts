@@ -1,0 +1,123 @@
+import { lexicon } from '@maestro/lexicon';
+import type { Clause, TextFeatures } from './analyze.js';
+import { numericMismatch } from './compare.js';
+
+/**
+ * The normative slot in which two texts about the same subject differ, said so a reviewer can
+ * check it: "forbids what the entry requires: …", "5 s vs 30 s", "argon2id vs bcrypt". This is
+ * the whole-text check behind the safety rule (a `related` verdict needs positive evidence of
+ * compatibility); the clause-level comparison (`compareClauses`) finds the sharper cases first.
+ */
+/** How a slot difference starts in a match's evidence. */
+export const SLOT_PREFIX = 'same subject, differs: ';
+
+export function slotDifference(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
+  return stanceSlot(c, d) ?? antonymSlot(c, d) ?? valueSlot(c, d) ?? nameSlot(c, d, dTitle);
+}
+
+const SPECIFIC = 0.9;
+/** Two content words in common: one shared word ("tests", "service") is a topic, not a subject. */
+const SUBJECT_TERMS = 2;
+/** A shared specific term of two clauses that have at least two in common, or null. */
+const sharesSpecific = (a: Clause, b: Clause) => {
+  let first: string | null = null;
+  let n = 0;
+  for (const [t, w] of a.slot) {
+    if (w < SPECIFIC || (b.slot.get(t) ?? 0) < SPECIFIC || t.startsWith('dim:')) continue;
+    first ??= t;
+    n++;
+  }
+  return n >= SUBJECT_TERMS ? first : null;
+};
+
+function stanceSlot(c: TextFeatures, d: TextFeatures): string | null {
+  for (const cc of c.clauses) {
+    if (!cc.stance || !cc.explicit) continue;
+    for (const dc of d.clauses) {
+      if (!dc.stance || dc.stance === cc.stance || !dc.explicit) continue;
+      const shared = sharesSpecific(cc, dc);
+      if (!shared) continue;
+      const what = c.display.get(shared) ?? d.display.get(shared) ?? shared;
+      if (cc.stance === 'neg') return `forbids what the entry requires: ${what}`;
+      return cc.permit ? `permits what the entry forbids: ${what}` : `requires what the entry forbids: ${what}`;
+    }
+  }
+  return null;
+}
+
+/** An antonym in place of a word in two clauses that otherwise say the same (enable / disable the cache). */
+function antonymSlot(c: TextFeatures, d: TextFeatures): string | null {
+  const lex = lexicon();
+  for (const cc of c.clauses) {
+    for (const dc of d.clauses) {
+      if (!sharesSpecific(cc, dc)) continue;
+      for (const t of cc.terms.keys()) {
+        if (dc.terms.has(t)) continue;
+        for (const a of lex.antonyms(t)) {
+          if (!dc.terms.has(a) || cc.terms.has(a) || restShared(cc, dc, t, a) < SWAP_REST) continue;
+          return `${c.display.get(t) ?? t} vs ${d.display.get(a) ?? a}`;
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/** Different values in two clauses about the same specific thing (30 s vs 5 s for one timeout). */
+function valueSlot(c: TextFeatures, d: TextFeatures): string | null {
+  for (const cc of c.clauses) {
+    if (cc.numbers.length === 0) continue;
+    for (const dc of d.clauses) {
+      if (dc.numbers.length === 0 || !sharesSpecific(cc, dc)) continue;
+      const v = numericMismatch(cc.numbers, dc.numbers);
+      if (v) return `different values: ${v}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * A name (a word no dictionary knows: a tool, a library) only on each side, the rest shared.
+ * Identifiers such as ticket numbers (INC-4512, SEC-001, M26) are references, never choices.
+ */
+const REFERENCE = /^[a-z]{0,8}[-_#]?\d+$/;
+const isName = (t: string) =>
+  t.startsWith('t:') ||
+  (t.startsWith('w:') && t.length > 4 && !REFERENCE.test(t.slice(2)) && !lexicon().isWord(t.slice(2)));
+/** Share of two clauses' other terms that they have in common for a name swap to be one. */
+const SWAP_REST = 0.6;
+
+/**
+ * One name in place of another in two clauses that otherwise say the same ("hash passwords with
+ * bcrypt" / "… with argon2id"); a title often names the entry's choice its body takes for granted.
+ */
+function nameSlot(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
+  const dTerms = new Set([...d.terms.keys(), ...(dTitle?.terms.keys() ?? [])]);
+  const dClauses = [...d.clauses, ...(dTitle?.clauses ?? [])];
+  for (const cc of c.clauses) {
+    const onlyC = [...cc.terms.keys()].filter((t) => isName(t) && !dTerms.has(t));
+    if (onlyC.length !== 1) continue;
+    for (const dc of dClauses) {
+      const onlyD = [...dc.terms.keys()].filter((t) => isName(t) && !c.terms.has(t));
+      if (onlyD.length !== 1 || restShared(cc, dc, onlyC[0], onlyD[0]) < SWAP_REST) continue;
+      const shown = d.display.get(onlyD[0]) ?? dTitle?.display.get(onlyD[0]) ?? onlyD[0];
+      return `different choice: ${c.display.get(onlyC[0]) ?? onlyC[0]} vs ${shown}`;
+    }
+  }
+  return null;
+}
+
+/** Dice overlap of two clauses' specific terms, leaving out the two swapped names. */
+function restShared(a: Clause, b: Clause, na: string, nb: string): number {
+  let wa = 0;
+  let wb = 0;
+  let shared = 0;
+  for (const [t, w] of a.slot) {
+    if (t === na || w < SPECIFIC) continue;
+    wa += w;
+    const v = b.slot.get(t);
+    if (v !== undefined && v >= SPECIFIC) shared += Math.min(w, v);
+  }
+  for (const [t, w] of b.slot) if (t !== nb && w >= SPECIFIC) wb += w;
+  return wa + wb === 0 ? 0 : (2 * shared) / (wa + wb);
+}

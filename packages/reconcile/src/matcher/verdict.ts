@@ -1,0 +1,180 @@
+import { SLOT_PREFIX } from './slots.js';
+import type { CandidateAction, CandidateInput, Disposition, Eligibility, Match, Relation, Verdict } from './types.js';
+
+/**
+ * The data-driven part of the decision: numbers fitted on labelled sets (`bench/reconcile-quality.mjs`
+ * fits them per cross-validation fold with `fitPolicy`), never word lists. Bump MATCHER_REVISION
+ * when a default changes.
+ */
+export interface VerdictPolicy {
+  /**
+   * A conflict or replacement match decides the verdict only when its composite score is at
+   * least this share of the strongest match's: a weak severe match (shared boilerplate, a
+   * rationale sentence) is listed, not promoted over the entry the candidate is really about.
+   */
+  severeRatio: number;
+  /** A `related` match this similar (composite) is a possible restatement: review as a duplicate. */
+  restatement: number;
+  /** Composite a `contest` / `supersede` needs for its best match to be the target it names. */
+  actionTarget: number;
+  /** A same-subject `related` match this similar that differs in a normative slot is a possible conflict. */
+  slotConflict: number;
+  /**
+   * Distinctive coverage (the candidate's words weighted by their rarity in the corpus) a
+   * `related` match also needs to read as a restatement: where every entry shares common words,
+   * similarity alone says nothing.
+   */
+  distinctive: number;
+}
+
+/**
+ * Fitted by `node bench/reconcile-quality.mjs` on every labelled set (reconcile-v1, harbor, the
+ * per-case sets and the synthetic corpus's planted pairs): its "fitted on all sets" line. Copy
+ * that line here and bump MATCHER_REVISION when it changes.
+ */
+export const DEFAULT_POLICY: VerdictPolicy = {
+  severeRatio: 0.9,
+  restatement: 0.38,
+  actionTarget: 0,
+  slotConflict: 0.1,
+  distinctive: 0,
+};
+
+/** How a `related` match's evidence states its distinctive coverage. */
+export const DISTINCTIVE_PREFIX = 'distinctive coverage ';
+const distinctiveOf = (m: Match) => {
+  const e = m.evidence.find((x) => x.startsWith(DISTINCTIVE_PREFIX));
+  return e ? Number(e.slice(DISTINCTIVE_PREFIX.length)) : 1;
+};
+
+/** How `reconcile` marks the successor of a deprecated entry whose text the candidate repeats. */
+export const RETIRED_EVIDENCE = 'same text as deprecated ';
+
+const SEVERE = new Set<Relation>(['potential_conflict', 'supersede_candidate']);
+const REVIEW = new Set<Relation>(['potential_conflict', 'supersede_candidate', 'semantic_duplicate', 'extends']);
+const byStrength = (a: Match, b: Match) =>
+  b.scores.composite - a.scores.composite || (a.knowledge_id < b.knowledge_id ? -1 : 1);
+
+interface Decision {
+  disposition: Disposition;
+  canonical: Match | null;
+  /** Evidence the policy adds to the canonical match (why it overrode the pairwise relation). */
+  note: string | null;
+}
+
+/**
+ * The disposition and canonical target of a candidate, from its matches (pure). Explicit actions
+ * are strong priors; otherwise the strongest credible match decides, a weaker severe match only
+ * when its own score is close to the strongest, and a `related` restatement goes to review.
+ */
+export function decideVerdict(
+  store: 'spec' | 'knowhow',
+  action: CandidateAction,
+  matches: readonly Match[],
+  policy: VerdictPolicy,
+): Decision {
+  const exact = matches.find((m) => m.relation === 'exact_duplicate');
+  if (exact) return { disposition: 'exact_duplicate', canonical: exact, note: null };
+  const ranked = [...matches].sort(byStrength);
+  const best = ranked[0];
+  if (!best) return { disposition: 'unique', canonical: null, note: null };
+  // The text of a deprecated entry: judged against its successor, whatever else it resembles.
+  const revived = ranked.find((m) => m.evidence.some((e) => e.startsWith(RETIRED_EVIDENCE)));
+  if (revived && action !== 'contest' && action !== 'supersede') {
+    return { disposition: revived.relation, canonical: revived, note: null };
+  }
+  if (action === 'contest' || action === 'supersede') {
+    const disposition = action === 'contest' ? 'potential_conflict' : 'supersede_candidate';
+    // The declared action names its target: the same-store match it is most about.
+    const target =
+      ranked.find((m) => m.relation === disposition && m.scores.composite >= policy.actionTarget) ??
+      ranked.find((m) => m.scores.composite >= policy.actionTarget);
+    if (!target) return { disposition: 'unique', canonical: null, note: null };
+    return { disposition, canonical: target, note: `declared ${action} action: its closest entry is the target` };
+  }
+  const floor = best.scores.composite * policy.severeRatio;
+  const severe = ranked.find((m) => SEVERE.has(m.relation) && m.scores.composite >= floor);
+  if (severe) return { disposition: severe.relation, canonical: severe, note: null };
+  const review = ranked.find((m) => REVIEW.has(m.relation) && m.scores.composite >= floor);
+  if (review) return { disposition: review.relation, canonical: review, note: null };
+  // Cross-store matches are `related` by definition (a knowhow tip that repeats a spec rule is linked).
+  // Safety: `eligible` needs positive evidence of compatibility. A same-subject match that differs
+  // in a normative slot (stance, value, antonym, chosen tool) goes to review as a possible conflict.
+  const slotted = ranked.find(
+    (m) =>
+      m.relation === 'related' &&
+      m.scores.composite >= Math.max(floor, policy.slotConflict) &&
+      m.evidence.some((e) => e.startsWith(SLOT_PREFIX)),
+  );
+  if (slotted) {
+    const slot = slotted.evidence.find((e) => e.startsWith(SLOT_PREFIX)) ?? '';
+    return {
+      disposition: 'potential_conflict',
+      canonical: slotted,
+      note: `possible conflict: ${slot.slice(SLOT_PREFIX.length)}`,
+    };
+  }
+  // The same rule for another scope is related, however alike the wording.
+  const otherScope = best.evidence.includes('different scope (not a conflict)');
+  if (
+    best.relation === 'related' &&
+    best.target === store &&
+    !otherScope &&
+    best.scores.composite >= policy.restatement &&
+    distinctiveOf(best) >= policy.distinctive
+  ) {
+    return {
+      disposition: 'semantic_duplicate',
+      canonical: best,
+      note: `possible restatement: similarity ${best.scores.composite.toFixed(3)} is high for merely related rules`,
+    };
+  }
+  return { disposition: best.relation, canonical: best, note: null };
+}
+
+const ORIGIN_REF = /^(run|session):/;
+
+function eligibilityOf(c: CandidateInput, action: CandidateAction, disposition: Disposition): Eligibility {
+  if (disposition === 'exact_duplicate') return 'suppressed';
+  if (disposition !== 'related' && disposition !== 'unique') return 'review_required';
+  // A contest or supersede that names nothing we can find is a claim a person must check.
+  if (action === 'contest' || action === 'supersede') return 'review_required';
+  // Trust gate: evidence that is only transcript quotes needs a person.
+  const refs = (c.evidence_refs ?? []).filter((r) => !ORIGIN_REF.test(r));
+  if (refs.length > 0 && refs.every((r) => r.startsWith('transcript:'))) return 'review_required';
+  return 'eligible';
+}
+
+/** Assembles the verdict: the canonical match first in the list, the policy's note in its evidence. */
+export function verdictFor(
+  c: CandidateInput,
+  action: CandidateAction,
+  matches: Match[],
+  now: string,
+  policy: VerdictPolicy = DEFAULT_POLICY,
+): Verdict {
+  const { disposition, canonical, note } = decideVerdict(c.target, action, matches, policy);
+  const canonical_id = canonical?.knowledge_id ?? null;
+  const listed = canonical
+    ? [
+        note ? { ...canonical, evidence: [...canonical.evidence, note] } : canonical,
+        ...matches.filter((m) => m !== canonical),
+      ]
+    : matches;
+  const reaffirms =
+    action === 'reaffirm' && (disposition === 'exact_duplicate' || disposition === 'semantic_duplicate')
+      ? canonical_id
+      : null;
+  return {
+    candidate_id: c.candidate_id,
+    disposition,
+    promotion_eligibility: eligibilityOf(c, action, disposition),
+    canonical_id,
+    matches: listed,
+    reaffirms,
+    resolution:
+      disposition === 'exact_duplicate'
+        ? { status: 'automatic', reason: 'normalized content hash matches active project knowledge', resolved_at: now }
+        : null,
+  };
+}
