@@ -1,4 +1,5 @@
 import type { Issue } from '@maestro/core';
+import { appendAll } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { listSessions, runPaths, type SessionSummary, summarizeSession } from '@maestro/ledger';
 import { problemMessage, type ReceiptSource } from './receipts.js';
@@ -64,7 +65,7 @@ export function readPipeline(
       const id = canonical(i.knowledge_id, i.first_recorded_at);
       consumption.set(id, (consumption.get(id) ?? 0) + i.count);
     }
-    evidence.push(...evidenceRowsOf(summary));
+    appendAll(evidence, evidenceRowsOf(summary));
     const backlog = backlogOf(summary);
     const pendingRuns = new Set(summary.candidates.filter((c) => PENDING.has(c.status)).flatMap((c) => c.run_ids));
     for (const run of summary.runs) {
@@ -125,7 +126,7 @@ export function readEvidenceRows(layout: WorkflowLayout): { rows: EvidenceRow[];
     try {
       const summary = summarizeSession(layout, s.session_id);
       skipped += summary.problems.length;
-      rows.push(...evidenceRowsOf(summary));
+      appendAll(rows, evidenceRowsOf(summary));
     } catch {
       skipped++;
     }

@@ -1,4 +1,5 @@
 import type { Issue } from '@maestro/core';
+import { appendAll } from '@maestro/core';
 import { type KnowledgeEntry, knowhowEntry, parseKnowhowFile, parseSpecFile, specFileEntries } from '@maestro/spec';
 import { entryGraphId, positionalIds } from '@maestro/spec/aliases';
 import type { FileContribution, GraphEdge, GraphNode } from './model.js';
@@ -71,7 +72,7 @@ export function extractSpecFile(file: string, text: string): FileContribution {
     if (!e.hasSid && e.line !== null) aliases.push(`legacy:${file.replace(/^specs\//, '')}:${e.line}`);
     const node = entryNode(e, aliases);
     nodes.push(node);
-    edges.push(...entryEdges(e, node.id, e.line));
+    appendAll(edges, entryEdges(e, node.id, e.line));
   }
   return { nodes, edges, problems: problemsOf([...parsed.issues, ...issues]) };
 }

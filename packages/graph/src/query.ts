@@ -1,3 +1,4 @@
+import { appendAll } from '@maestro/core';
 import type { EdgeKind, FileContribution, GraphEdge, GraphNode } from './model.js';
 
 /** Why an edge end did not resolve to exactly one node. */
@@ -31,7 +32,7 @@ export class KnowledgeGraph {
   constructor(files: readonly FileContribution[]) {
     for (const f of files) {
       for (const n of f.nodes) this.addNode(n);
-      this.problems.push(...f.problems);
+      appendAll(this.problems, f.problems);
     }
     for (const f of files) for (const e of f.edges) this.addEdge(e);
   }

@@ -1,4 +1,4 @@
-import { inputError, refusedError } from '@maestro/core';
+import { inputError, maxOf, refusedError } from '@maestro/core';
 import { MEMORY_KINDS, type MemoryKind, type MemoryRules, type NeverRule } from './schemas.js';
 
 /**
@@ -118,7 +118,12 @@ export function changeRules(current: MemoryRules, change: RulesChange, at: strin
     }
   }
   const never = current.never.filter((r) => !drop.has(r.id));
-  let next = 1 + Math.max(0, ...current.never.map((r) => Number(r.id.slice(2)) || 0));
+  let next =
+    1 +
+    maxOf(
+      current.never.map((r) => Number(r.id.slice(2)) || 0),
+      0,
+    );
   for (const pattern of change.never ?? []) {
     const rule: NeverRule = { id: `R-${next++}`, pattern, reason: change.reason?.trim() || 'never remember this' };
     compileRule(rule);

@@ -1,4 +1,4 @@
-import { inputError } from '@maestro/core';
+import { appendAll, inputError } from '@maestro/core';
 import { parseSignal, parseSource, recordKnowledge, splitList } from '@maestro/ledger';
 import type { CommandModule } from '../kit.js';
 import { green } from '../style.js';
@@ -61,7 +61,7 @@ export const command: CommandModule = {
       ctx.runtime,
     );
     const warnings = r.unknown_ids.length ? [`recorded unknown id(s) as given: ${r.unknown_ids.join(', ')}`] : [];
-    warnings.push(...r.resolved_aliases);
+    appendAll(warnings, r.resolved_aliases);
     return {
       data: r,
       text: `${green('✓')} Recorded ${r.recorded} input(s) as ${r.signal} (source ${r.source}) on ${session_id}/${run_id}`,

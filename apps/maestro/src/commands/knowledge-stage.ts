@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { inputError } from '@maestro/core';
+import { appendAll, inputError } from '@maestro/core';
 import { readUserFile } from '@maestro/fs';
 import { parseAction, parseSignal, parseTarget, splitList, stageKnowledge } from '@maestro/ledger';
 import type { CommandContext, CommandModule, ParsedArgs } from '../kit.js';
@@ -103,7 +103,7 @@ export const command: CommandModule = {
       r.signal_recorded ? `; recorded ${r.signal_recorded} signal(s)` : '',
     ];
     const warnings = r.unknown_ids.length ? [`recorded unknown id(s) as given: ${r.unknown_ids.join(', ')}`] : [];
-    warnings.push(...r.resolved_aliases);
+    appendAll(warnings, r.resolved_aliases);
     return {
       data: r,
       text: `${parts.join('')}\n${dim(`review after completion: maestro knowledge review ${session_id}`)}`,

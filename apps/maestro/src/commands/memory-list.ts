@@ -1,3 +1,4 @@
+import { appendAll } from '@maestro/core';
 import type { CommandModule } from '../kit.js';
 import { dim } from '../style.js';
 import { atMostPositionals, optionalString } from './ledger-args.js';
@@ -42,7 +43,7 @@ export const command: CommandModule = {
       suggest: args.values.suggest === true,
     });
     const lines = [`${r.records.length} of ${r.total} memor${r.total === 1 ? 'y' : 'ies'} for ${r.store.agent}`];
-    lines.push(...r.records.map(recordLine));
+    appendAll(lines, r.records.map(recordLine));
     if (r.suggestions) {
       lines.push(
         '',
