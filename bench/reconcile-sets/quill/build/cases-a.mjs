@@ -358,4 +358,28 @@ export const CASES_A = [
     title: 'Schedule default view',
     content: 'The schedule view opens in day view with 15-minute rows. Week view is available but is never the default. On open, the day view scrolls to the current time.',
     note: 'Control: verbatim rule plus one sentence.' },
+  { d: 'extends', c: 'sb-lock-lost', kind: 'extends_detail', t: 'spec', a: 'propose', cat: 'debug',
+    title: 'Lock lost on slow consumers',
+    content: '`MessageLockLostException` means the consumer held the message longer than the 60 s lock; turn on lock renewal with `maxAutoLockRenewDuration` of 5 minutes rather than a longer lock. If processing regularly takes more than a minute, move the slow part (for example PDF rendering) to its own queue.',
+    note: 'Restates the debug note and adds what to do with regularly slow handlers.' },
+  { d: 'extends', c: 'waitlist-offer', kind: 'extends_detail', t: 'spec', a: 'propose', cat: 'ui',
+    title: 'Joining the waitlist',
+    content: 'When no slot is free, the patient app offers the provider\'s waitlist instead of an error. Joining asks which days and times suit the patient, with at most three time ranges.',
+    note: 'Restates the waitlist rule and adds the join form.' },
+  { d: 'extends', c: 'zh-exception-mapper', kind: 'extends_long_zh', t: 'spec', a: 'propose', cat: 'coding',
+    title: '异常映射细节',
+    content: '业务异常都继承 `QuillException`，由统一的 `@ServerExceptionMapper` 转成 problem+json，资源方法里不要 try/catch 后自己拼响应。`QuillException` 携带 `errorCode`，映射为 problem+json `type` URI 的最后一段；未识别的异常一律返回 500，响应中只带 `traceId`。',
+    note: 'Restates the mapper rule and adds the error-code mapping and the fallback.' },
+  { d: 'extends', c: 'kh-access-request', kind: 'extends_knowhow', t: 'knowhow', a: 'propose', cat: null,
+    title: 'Access requests: export formats',
+    content: `A patient may ask for a copy of their data under HIPAA right of access, and we answer within 30 days.
+
+1. The privacy team opens a PRIV Jira ticket; engineers never act on a request sent to them directly.
+2. Run \`quillctl patient export <patientId> --ticket PRIV-<n>\`, which writes an encrypted archive to the \`phi-exports\` storage account. If the patient asked for a format, add \`--format pdf\` or \`--format fhir-bundle\`.
+3. The privacy team sends the archive; the link expires after 7 days.`,
+    note: 'Same recipe plus the format option.' },
+  { d: 'extends', c: 'zh-e2e-reset', kind: 'extends_translation', t: 'spec', a: 'propose', cat: 'test',
+    title: 'Resetting E2E data',
+    content: 'Before each run, Playwright calls `POST /test-support/reset` to reset the test clinics\' data in staging; the endpoint only touches `clinic-e2e-*` clinics. The reset takes about 20 s, so call it once in `globalSetup`, not in every test.',
+    note: 'English translation of the Chinese rule plus where to call it.' },
 ];
