@@ -368,7 +368,7 @@ export const CASES_A = [
     note: 'Restates the waitlist rule and adds the join form.' },
   { d: 'extends', c: 'zh-exception-mapper', kind: 'extends_long_zh', t: 'spec', a: 'propose', cat: 'coding',
     title: '异常映射细节',
-    content: '业务异常都继承 `QuillException`，由统一的 `@ServerExceptionMapper` 转成 problem+json，资源方法里不要 try/catch 后自己拼响应。`QuillException` 携带 `errorCode`，映射为 problem+json `type` URI 的最后一段；未识别的异常一律返回 500，响应中只带 `traceId`。',
+    content: '业务异常都继承 `QuillException`，由统一的 `@ServerExceptionMapper` 转成 problem+json，资源方法里不要 try/catch 后自己拼响应。`QuillException` 携带 `errorCode`，映射为 problem+json `type` URI 的最后一段；未识别的异常一律映射为状态 500 的 problem+json，只带 `traceId`，不带堆栈。',
     note: 'Restates the mapper rule and adds the error-code mapping and the fallback.' },
   { d: 'extends', c: 'kh-access-request', kind: 'extends_knowhow', t: 'knowhow', a: 'propose', cat: null,
     title: 'Access requests: export formats',
