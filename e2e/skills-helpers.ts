@@ -5,8 +5,12 @@ import { runMaestro, runMaestroAsync, writeTree } from '@maestro/test-utils';
 export const NOW = '2026-05-01T09:00:00.000Z';
 export const S = '20260501-skills';
 
-export const sk = (root: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-  runMaestro([...args, '--workflow-root', root], { cwd: root, env: { MAESTRO_NOW: NOW, USER: 'reviewer', ...env } });
+export const sk = (root: string, args: string[], env: NodeJS.ProcessEnv = {}, input?: string) =>
+  runMaestro([...args, '--workflow-root', root], {
+    cwd: root,
+    env: { MAESTRO_NOW: NOW, USER: 'reviewer', ...env },
+    ...(input === undefined ? {} : { input }),
+  });
 
 export const skAsync = (root: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
   runMaestroAsync([...args, '--workflow-root', root], {

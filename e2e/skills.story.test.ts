@@ -139,6 +139,18 @@ describe('a skill from proposal to release, rollback and disable', { timeout: 12
       hits: { name: string }[];
     }>();
     expect(hits.hits.map((h) => h.name).sort()).toEqual(['deploy-preview', 'preview-deploy']);
+    // The session-start hook lists enabled skills (catalog tier); a disabled one is left out.
+    ok(root, ['skill', 'disable', 'preview-deploy']);
+    const start = sk(
+      root,
+      ['context', '--hook', 'claude'],
+      { HOME: root },
+      '{"hook_event_name":"SessionStart","source":"startup"}',
+    );
+    const injected = JSON.parse(start.stdout).hookSpecificOutput.additionalContext as string;
+    expect(injected).toContain('<available_skills>');
+    expect(injected).toContain('<name>deploy-preview</name>');
+    expect(injected).not.toContain('preview-deploy');
   });
 });
 

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import type { Runtime } from '@maestro/core';
+import { join } from 'node:path';
+import { escapeMarkup, type Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import type { Agent } from '@maestro/hooks';
 import { hookOutput, parseHookInput } from '@maestro/hooks/io';
@@ -58,9 +59,31 @@ async function sessionStart(layout: WorkflowLayout, o: HookAnswerOptions): Promi
     const { catalogEntries, loadCatalog, renderCatalogBlock } = await import('@maestro/packs');
     catalog = renderCatalogBlock(catalogEntries(loadCatalog(o).catalog), o.catalogBudget ?? 600).text;
   }
+  catalog += await skillsBlock(layout, o.home);
   if (!isDir(layout.workflow)) return catalog;
   const { openSearchIndex } = await import('@maestro/search');
   const opened = await openSearchIndex(layout);
   const status = `Maestro: ${opened.index.size} knowledge entries in ${layout.workflow}.`;
   return `${catalog}${[status, ...SESSION_CONTRACT].join('\n')}\n`;
+}
+
+/**
+ * The Agent Skills catalog at session start (`<available_skills>`, as the Agent Skills client guide
+ * has it): name, description and location of each enabled skill, escaped; the body is loaded on
+ * demand (`maestro skill load`, or the skill_load tool). Nothing when there is no skill folder.
+ */
+async function skillsBlock(layout: WorkflowLayout, home: string | undefined): Promise<string> {
+  const roots = {
+    workspace: join(layout.root, '.agents', 'skills'),
+    user: home ? join(home, '.agents', 'skills') : null,
+  };
+  if (!isDir(roots.workspace) && !(roots.user && isDir(roots.user))) return '';
+  const { skillCatalog } = await import('@maestro/skills');
+  const skills = skillCatalog(layout, roots).skills.filter((s) => s.description);
+  if (skills.length === 0) return '';
+  const items = skills.map(
+    (s) =>
+      `<skill><name>${escapeMarkup(s.name)}</name><description>${escapeMarkup(s.description ?? '')}</description><location>${escapeMarkup(s.location)}</location></skill>`,
+  );
+  return `<available_skills>\nSkills are procedures you may load on demand with \`maestro skill load <name>\`; loading one never runs its scripts.\n${items.join('\n')}\n</available_skills>\n`;
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { compactDate, type Issue, inputError, type Runtime, refusedError, slugify } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout, withLock, writeFileAtomic } from '@maestro/fs';
+import { fromFlowRun } from './foreign.js';
 import { assertIdDate, assertRunId, runPaths, sessionPaths } from './paths.js';
 import { publishDir } from './publish.js';
 import { type RunRecord, RunRecordSchema } from './schemas.js';
@@ -37,7 +38,7 @@ export function readRun(layout: WorkflowLayout, sessionId: string, runId: string
       hint: `run \`maestro session show ${sessionId}\` to see its runs, or \`maestro run start --session ${sessionId}\``,
     });
   }
-  const r = parseRecord(text, file, RunRecordSchema, 'run');
+  const r = parseRecord(text, file, RunRecordSchema, 'run', fromFlowRun);
   if (r.value === null) throw damagedFileError('run', file, r.issues);
   const mismatch: string[] = [];
   if (r.value.run_id !== runId) mismatch.push(`run_id "${r.value.run_id}" does not match its folder "${runId}"`);

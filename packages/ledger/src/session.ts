@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { compactDate, type Issue, inputError, type Runtime, slugify } from '@maestro/core';
 import { readTextIfExists, type WorkflowLayout, withLock, writeFileAtomic } from '@maestro/fs';
+import { fromFlowSession } from './foreign.js';
 import { assertIdDate, assertSessionId, sessionPaths } from './paths.js';
 import { publishDir } from './publish.js';
 import { type SessionRecord, SessionRecordSchema } from './schemas.js';
@@ -39,7 +40,7 @@ export function readSession(layout: WorkflowLayout, sessionId: string): SessionR
       hint: `run \`maestro session list\` to see the sessions, or \`maestro session create --id ${sessionId}\``,
     });
   }
-  const r = parseRecord(text, file, SessionRecordSchema, 'session');
+  const r = parseRecord(text, file, SessionRecordSchema, 'session', fromFlowSession);
   if (r.value === null) throw damagedFileError('session', file, r.issues);
   if (r.value.session_id !== sessionId) {
     throw damagedFileError('session', file, [

@@ -44,6 +44,7 @@ export function parseRecord<T>(
   file: string,
   schema: z.ZodType<T>,
   kind: FileKind,
+  migrate: (raw: unknown) => unknown = (raw) => raw,
 ): { value: T; issues: [] } | { value: null; issues: Issue[] } {
   let raw: unknown;
   try {
@@ -56,7 +57,7 @@ export function parseRecord<T>(
     if (err.location?.column !== undefined) issue.column = err.location.column;
     return { value: null, issues: [issue] };
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(migrate(raw));
   if (parsed.success) return { value: parsed.data, issues: [] };
   return { value: null, issues: schemaIssues(parsed.error, file, KIND[kind].code) };
 }

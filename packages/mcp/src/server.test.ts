@@ -39,6 +39,7 @@ async function connect(root: string) {
       disable: [],
       gitignore: true,
     },
+    skills: { workspace: join(root, '.agents', 'skills'), user: join(home, '.agents', 'skills') },
   };
   const [a, b] = InMemoryTransport.createLinkedPair();
   await createMaestroServer(env, '0.0.0-test').connect(a);
@@ -57,7 +58,7 @@ function project() {
 const text = (r: { content?: unknown }) => (r.content as { type: string; text: string }[])[0].text;
 
 describe('maestro MCP server (in-process)', () => {
-  it('lists exactly the eight tools, none of which resolves, promotes or prunes, and states the contract', async () => {
+  it('lists exactly the ten tools, none of which resolves, promotes or prunes, and states the contract', async () => {
     const client = await connect(project());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
@@ -69,6 +70,8 @@ describe('maestro MCP server (in-process)', () => {
       'knowledge_review',
       'pack_catalog',
       'pack_resolve',
+      'skill_list',
+      'skill_load',
     ]);
     expect(tools.some((t) => /resolve_candidate|promote|prune/.test(t.name))).toBe(false);
     const readOnly = tools.filter((t) => t.annotations?.readOnlyHint).map((t) => t.name);
@@ -78,6 +81,8 @@ describe('maestro MCP server (in-process)', () => {
       'knowledge_review',
       'pack_catalog',
       'pack_resolve',
+      'skill_list',
+      'skill_load',
     ]);
     for (const t of tools) expect(t.outputSchema).toBeDefined();
     expect(client.getInstructions()).toBe(INSTRUCTIONS);
@@ -184,5 +189,25 @@ describe('maestro MCP server (in-process)', () => {
     });
     expect(staged.isError).toBe(true);
     expect(text(staged)).toContain('knowledge-delta.json');
+  });
+  it('lists skills and loads one as a skill, never inside a knowledge wrapper; an unknown one is a tool error', async () => {
+    const root = project();
+    const dir = join(root, '.agents', 'skills', 'deploy-preview');
+    mkdirSync(join(dir, 'scripts'), { recursive: true });
+    writeFileSync(
+      join(dir, 'SKILL.md'),
+      '---\nname: deploy-preview\ndescription: Deploy a preview for a pull request.\n---\n# Steps\n\n1. Run scripts/deploy.sh.\n',
+    );
+    writeFileSync(join(dir, 'scripts', 'deploy.sh'), '#!/bin/sh\necho deploy\n');
+    const client = await connect(root);
+    const list = await client.callTool({ name: 'skill_list', arguments: {} });
+    expect(text(list)).toContain('deploy-preview: Deploy a preview for a pull request.');
+    const loaded = await client.callTool({ name: 'skill_load', arguments: { name: 'deploy-preview' } });
+    expect(text(loaded)).toMatch(/^<skill_content name="deploy-preview"/);
+    expect(text(loaded)).toContain('<file kind="script">scripts/deploy.sh</file>');
+    expect(text(loaded)).not.toContain('knowledge');
+    const unknown = await client.callTool({ name: 'skill_load', arguments: { name: 'nope' } });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toContain('SKILL_UNKNOWN');
   });
 });

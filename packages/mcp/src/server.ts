@@ -9,6 +9,7 @@ import {
 } from './knowledge-tools.js';
 import { packCatalogTool, packResolveTool } from './pack-tools.js';
 import { toolError, toolResult } from './result.js';
+import { skillListTool, skillLoadTool } from './skill-tools.js';
 import type { ToolEnv, ToolSpec } from './tools.js';
 
 /** The contract, in three lines, sent to the model as the server's instructions. */
@@ -28,10 +29,12 @@ export const TOOLS: readonly ToolSpec[] = [
   knowledgeReview,
   packCatalogTool,
   packResolveTool,
+  skillListTool,
+  skillLoadTool,
 ];
 
 /**
- * The Maestro MCP server for one project: eight tools over the same package functions the CLI
+ * The Maestro MCP server for one project: ten tools over the same package functions the CLI
  * calls, zod in and out, each answering `structuredContent` plus a short text, every failure an
  * `isError` result naming the Maestro code and the fix. Connect it to any transport.
  */

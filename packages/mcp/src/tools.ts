@@ -1,6 +1,7 @@
 import type { Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import type { PackScopeOptions } from '@maestro/packs';
+import type { SkillRoots } from '@maestro/skills';
 import type { z } from 'zod';
 
 /** What every tool handler gets: the project, the clock and the pack scopes of this server. */
@@ -8,6 +9,8 @@ export interface ToolEnv {
   layout: WorkflowLayout;
   runtime: Runtime;
   scopes: PackScopeOptions;
+  /** Where skills are discovered (workspace `.agents/skills`, user `~/.agents/skills`). */
+  skills: SkillRoots;
 }
 
 /** One MCP tool: zod in and out, a handler returning the data and its short text rendering. */

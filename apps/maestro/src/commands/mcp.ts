@@ -2,6 +2,7 @@ import { inputError } from '@maestro/core';
 import { version } from '../cli.js';
 import type { CommandModule } from '../kit.js';
 import { SCOPE_HELP, SCOPE_OPTIONS, scopeOptions } from './pack-args.js';
+import { skillRoots } from './skill-args.js';
 
 export const command: CommandModule = {
   usage: 'maestro mcp [--workflow-root dir] [pack scope options]',
@@ -16,7 +17,7 @@ export const command: CommandModule = {
       });
     }
     const [{ serveStdio }, scopes] = await Promise.all([import('@maestro/mcp'), scopeOptions(ctx, args)]);
-    await serveStdio({ layout: ctx.layout, runtime: ctx.runtime, scopes }, version());
+    await serveStdio({ layout: ctx.layout, runtime: ctx.runtime, scopes, skills: skillRoots(ctx, args) }, version());
     return { data: null, text: '' };
   },
 };
