@@ -22,7 +22,7 @@ describe('maestro mcp over stdio (the built binary)', () => {
     await client.connect(transport);
     expect(client.getServerVersion()?.name).toBe('maestro');
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(8);
+    expect(tools).toHaveLength(10);
     const r = await client.callTool({ name: 'knowledge_search', arguments: { query: 'retry backoff' } });
     expect(r.isError).toBeFalsy();
     expect((r.structuredContent as { results: { id: string }[] }).results.map((h) => h.id)).toEqual([

@@ -126,7 +126,7 @@ text.split('\n').forEach((line, i) => {
 
 if (path === defaultPath) {
   const built = buildLines();
-  problems.push(...built.problems);
+  for (const p of built.problems) problems.push(p);
   const rebuilt = built.lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
   if (built.problems.length === 0 && rebuilt !== text)
     problems.push('prompts.jsonl differs from src/: run node build.mjs');
@@ -161,7 +161,7 @@ const distinct = new Set(cases.flatMap((c) => [...c.must_see, ...c.relevant].map
 const knowhow = cases
   .flatMap((c) => [...c.must_see, ...c.relevant])
   .filter((l) => l.file.includes('.workflow/knowhow/'));
-const maxMust = Math.max(0, ...cases.map((c) => c.must_see.length));
+const maxMust = cases.reduce((m, c) => Math.max(m, c.must_see.length), 0);
 process.stdout.write(
   `\n${mustLabels} must-see labels (at most ${maxMust} per prompt), ${relLabels} relevant labels, ` +
     `${distinct.size} distinct entries, ${knowhow.length} labels on knowhow documents; ` +
