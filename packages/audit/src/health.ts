@@ -1,6 +1,5 @@
-import { relative } from 'node:path';
-import { findLeftoverTemps, type WorkflowLayout } from '@maestro/fs';
-import { loadCorpus, specHealth } from '@maestro/spec';
+import type { WorkflowLayout } from '@maestro/fs';
+import { loadCorpus, readSpecHealth } from '@maestro/spec';
 import type { z } from 'zod';
 import { readEvidenceRows } from './read-pipeline.js';
 import { evidenceSummary } from './rules-evidence.js';
@@ -13,8 +12,7 @@ import type { SpecHealthEvidenceOutput } from './schemas.js';
  */
 export function specHealthWithEvidence(layout: WorkflowLayout, now: Date): z.infer<typeof SpecHealthEvidenceOutput> {
   const corpus = loadCorpus(layout);
-  const health = specHealth(corpus, now);
-  health.leftoverTemps = findLeftoverTemps(layout.workflow).map((t) => relative(layout.workflow, t.path));
+  const health = readSpecHealth(layout, now, corpus);
   const { rows, skipped } = readEvidenceRows(layout);
   const specs = corpus.entries.filter((e) => e.store === 'spec');
   const ids = new Set(specs.map((e) => e.id));

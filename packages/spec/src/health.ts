@@ -138,9 +138,12 @@ function countChains(successors: Map<string, string[]>): number {
   return new Set([...parent.keys()].map(find)).size;
 }
 
-/** `maestro spec health`: the counts over the corpus, plus the temp files interrupted writes left. */
-export function readSpecHealth(layout: WorkflowLayout, now: Date): SpecHealth {
-  const health = specHealth(loadCorpus(layout), now);
+/**
+ * `maestro spec health`: the counts over the corpus, plus the temp files interrupted writes left.
+ * Pass `corpus` when the caller has loaded it already, so it is parsed once.
+ */
+export function readSpecHealth(layout: WorkflowLayout, now: Date, corpus: Corpus = loadCorpus(layout)): SpecHealth {
+  const health = specHealth(corpus, now);
   health.leftoverTemps = findLeftoverTemps(layout.workflow).map((t) => relative(layout.workflow, t.path));
   return health;
 }
