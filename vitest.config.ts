@@ -1,8 +1,13 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const here = import.meta.dirname;
+/** Every workspace package (a folder of packages/ with a package.json): one test project each. */
+const PACKAGES = readdirSync(resolve(here, 'packages'))
+  .filter((p) => existsSync(resolve(here, 'packages', p, 'package.json')))
+  .sort();
 const unit = (name: string, dir: string) => ({
   extends: true as const,
   test: { name, root: resolve(here, dir), include: ['src/**/*.test.ts'] },
@@ -17,27 +22,7 @@ export default defineConfig({
     maxWorkers: 2,
     hookTimeout: 30_000,
     projects: [
-      ...[
-        'core',
-        'lexicon',
-        'fs',
-        'spec',
-        'ledger',
-        'packs',
-        'reconcile',
-        'search',
-        'graph',
-        'memory',
-        'promote',
-        'audit',
-        'gate',
-        'skills',
-        'review-server',
-        'git',
-        'hooks',
-        'context',
-        'mcp',
-      ].map((p) => unit(`@maestro/${p}`, `packages/${p}`)),
+      ...PACKAGES.map((p) => unit(`@maestro/${p}`, `packages/${p}`)),
       unit('@maestro/cli', 'apps/maestro'),
       { extends: true, test: { name: 'e2e', root: resolve(here, 'e2e'), include: ['**/*.test.ts'] } },
     ],

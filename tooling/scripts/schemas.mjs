@@ -6,27 +6,12 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 
 const root = resolve(import.meta.dirname, '../..');
+// Every workspace package (a folder of packages/ with a package.json), then the CLI.
 const sources = [
-  ...[
-    'core',
-    'fs',
-    'spec',
-    'ledger',
-    'packs',
-    'reconcile',
-    'search',
-    'graph',
-    'memory',
-    'promote',
-    'audit',
-    'gate',
-    'skills',
-    'review-server',
-    'git',
-    'hooks',
-    'context',
-    'mcp',
-  ].map((p) => `packages/${p}`),
+  ...readdirSync(join(root, 'packages'))
+    .filter((p) => existsSync(join(root, 'packages', p, 'package.json')))
+    .sort()
+    .map((p) => `packages/${p}`),
   'apps/maestro',
 ];
 const check = process.argv.includes('--check');
