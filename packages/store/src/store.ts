@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { WorkflowLayout } from '@maestro/fs';
+import { assertMayWrite, type WorkflowLayout } from '@maestro/fs';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** `.workflow/.index/maestro.db`: every derived table lives in this one file (delete it any time). */
@@ -80,7 +80,17 @@ export function openStore(layout: WorkflowLayout, options: OpenStoreOptions = {}
   const key = options.memoryOnly ? `memory:${path}` : path;
   const hit = opened.get(key);
   if (hit) return hit;
-  const store = options.memoryOnly ? memoryStore([]) : openFile(layout.index, path, options.readOnly === true);
+  const warnings: string[] = [];
+  let memoryOnly = options.memoryOnly === true;
+  if (!memoryOnly && !options.readOnly) {
+    try {
+      assertMayWrite(path);
+    } catch (err) {
+      memoryOnly = true; // a refused external .workflow: derived state stays in this process
+      warnings.push(`${(err as Error).message}; derived state is kept in memory for this command`);
+    }
+  }
+  const store = memoryOnly ? memoryStore(warnings) : openFile(layout.index, path, options.readOnly === true);
   opened.set(key, store);
   return store;
 }
