@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { inputError, type Runtime, systemRuntime } from '@maestro/core';
 import { findLeftoverTemps, type LockOptions, type WorkflowLayout, withCorpusLock } from '@maestro/fs';
-import { graphFindings, KnowledgeGraph, openGraph } from '@maestro/graph';
+import { type GraphFinding, graphFindings, KnowledgeGraph, openGraph } from '@maestro/graph';
 import { type LoadedCorpus, loadCorpusFiles, recoverSpecEdit, resolveEntryRef } from '@maestro/spec';
 import { type ApplyOptions, applyPrunePlan } from './apply.js';
 import { listBackups } from './backups.js';
@@ -12,6 +12,18 @@ import { type AuditInput, buildAudit } from './report.js';
 import { readRestoreIntent, recoverRestore } from './restore-journal.js';
 import { type CodeRef, codePathsToCheck } from './rules-corpus.js';
 import { AUDIT_SCOPES, type AuditReport, type AuditScope } from './schemas.js';
+import {
+  type AuditSummary,
+  type InputDigests,
+  readInputDigests,
+  type StoredInputs,
+  saveReport,
+  storedInputs,
+  storedReport,
+  storedSummary,
+  summaryOf,
+  validUntil,
+} from './stored.js';
 
 export interface AuditKnowledgeOptions {
   scope?: AuditScope;
@@ -31,6 +43,12 @@ export interface AuditKnowledgeOptions {
   /** Test-only fault injection before each action's writes. */
   beforeAction?: ApplyOptions['beforeAction'];
   lock?: LockOptions;
+  /**
+   * Reuse a stored result when no input changed (store section `audit`; never with `apply`).
+   * The value names what the caller passes as `receipts` (e.g. `reconcile/<matcher revision>`),
+   * so results made with another receipt reader are never mixed up. Absent → always computed.
+   */
+  reuse?: string;
 }
 
 /** Refuses flag combinations that make no sense (exit 2: usage). */
@@ -74,8 +92,9 @@ export async function auditKnowledge(
   }
   const runtime = options.runtime ?? systemRuntime;
   if (!options.apply) {
-    const { input } = readAuditInput(layout, options, runtime);
-    return buildAudit(await withGraph(layout, input), { prune: options.prune });
+    const { options: o, stored } = prepareReuse(layout, options);
+    const hit = stored ? storedReport(stored, runtime.now()) : null;
+    return hit ?? computeAudit(layout, o, runtime, stored);
   }
   return withCorpusLock(
     layout,
@@ -84,8 +103,12 @@ export async function auditKnowledge(
       await recoverSpecEdit(layout);
       // Likewise a restore that was killed: finish it to the backup's bytes before planning.
       await recoverRestore(layout);
+      const graph = await graphPart(layout);
       const { input, loaded } = readAuditInput(layout, options, runtime);
-      const report = buildAudit(await withGraph(layout, input), { prune: true });
+      const report = withNotes(
+        buildAudit({ ...input, graphFindings: graph.findings }, { prune: true }),
+        graph.warnings,
+      );
       const applied = await applyPrunePlan(layout, loaded, report.prune_plan!, {
         runtime,
         includePendingTargets: options.includePendingTargets,
@@ -98,13 +121,98 @@ export async function auditKnowledge(
 }
 
 /**
- * Adds the findings only the knowledge graph can see. Read-only: the stored graph is used where it
- * is fresh and changed files are extracted in memory; audit never writes it.
+ * The counts and P0 findings of a whole audit (what the gate reads): from the stored result when
+ * no input changed (see `reuse`), else from a full audit, which is then stored.
  */
-async function withGraph(layout: WorkflowLayout, input: AuditInput): Promise<AuditInput> {
+export async function auditSummary(
+  layout: WorkflowLayout,
+  options: Omit<AuditKnowledgeOptions, 'prune' | 'apply' | 'includePendingTargets'> & {
+    /** The input digests the caller took already (`readInputDigests`), so files are stat'ed once. */
+    digests?: InputDigests | null;
+  } = {},
+): Promise<AuditSummary> {
+  const { digests, ...rest } = options;
+  const report = { ...rest, prune: false, apply: false };
+  checkAuditOptions(report);
+  if (!existsSync(layout.workflow)) {
+    throw inputError('NO_WORKFLOW', `no .workflow/ directory in ${layout.root}`, {
+      hint: 'run `maestro init` there first, or pass --workflow-root <project dir>',
+    });
+  }
+  const runtime = options.runtime ?? systemRuntime;
+  const { options: o, stored } = prepareReuse(layout, report, digests);
+  const hit = stored ? storedSummary(stored, runtime.now()) : null;
+  return hit ?? summaryOf(await computeAudit(layout, o, runtime, stored));
+}
+
+/**
+ * Reads the exposure counters once (they are an input of the key) and computes the key of the
+ * stored result, or null when reuse is off or the store cannot be used.
+ */
+function prepareReuse(
+  layout: WorkflowLayout,
+  options: AuditKnowledgeOptions,
+  digests?: InputDigests | null,
+): { options: AuditKnowledgeOptions; stored: StoredInputs | null } {
+  if (options.reuse === undefined) return { options, stored: null };
+  const read = options.exposure?.(layout);
+  const o: AuditKnowledgeOptions = { ...options, exposure: read ? () => read : undefined };
+  const exposure = read
+    ? {
+        counts: read.counts ? [...read.counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)) : null,
+        warning: read.warning ?? null,
+      }
+    : null;
+  const stored = storedInputs(
+    layout,
+    {
+      tag: options.reuse,
+      scope: options.scope ?? 'all',
+      prune: options.prune === true,
+      exposure,
+    },
+    digests === undefined ? readInputDigests(layout) : digests,
+  );
+  return { options: o, stored };
+}
+
+/**
+ * The whole read-only audit. The graph goes first and is dropped before the corpus is read, so
+ * the two are never in memory together. With `stored`, the result is saved for reuse (without
+ * the notes about the stored graph itself: a reused result never reads it).
+ */
+async function computeAudit(
+  layout: WorkflowLayout,
+  options: AuditKnowledgeOptions,
+  runtime: Runtime,
+  stored: StoredInputs | null,
+): Promise<AuditReport> {
+  const graph = await graphPart(layout);
+  const { input, loaded } = readAuditInput(layout, options, runtime);
+  const report = buildAudit({ ...input, graphFindings: graph.findings }, { prune: options.prune });
+  if (stored) {
+    const refs = new Map((input.codeRefs ?? []).map((r) => [r.path, r.exists]));
+    saveReport(stored, report, {
+      now: input.now,
+      validUntil: validUntil(loaded.corpus.entries, input.now),
+      codeRefs: [...refs].map(([path, exists]) => ({ path, exists })),
+    });
+  }
+  return withNotes(report, graph.warnings);
+}
+
+function withNotes(report: AuditReport, notes: readonly string[]): AuditReport {
+  return notes.length ? { ...report, notes: [...report.notes, ...notes] } : report;
+}
+
+/**
+ * The findings only the knowledge graph can see. Read-only: the stored graph is used where it is
+ * fresh and changed files are extracted in memory; audit never writes it. Only the findings are
+ * kept: the graph itself is garbage once this returns.
+ */
+async function graphPart(layout: WorkflowLayout): Promise<{ findings: GraphFinding[]; warnings: string[] }> {
   const opened = await openGraph(layout, { persist: false });
-  const graph = new KnowledgeGraph(opened.files);
-  return { ...input, graphFindings: graphFindings(graph), notes: [...(input.notes ?? []), ...opened.warnings] };
+  return { findings: graphFindings(new KnowledgeGraph(opened.files)), warnings: opened.warnings };
 }
 
 /** Every reader of the audit, once each. */

@@ -1,7 +1,7 @@
 export type { ApplyOptions } from './apply.js';
 export { applyPrunePlan } from './apply.js';
 export type { AuditKnowledgeOptions } from './audit.js';
-export { auditKnowledge, checkAuditOptions, readAuditInput, readCodeRefs } from './audit.js';
+export { auditKnowledge, auditSummary, checkAuditOptions, readAuditInput, readCodeRefs } from './audit.js';
 export { appendAuditLog, auditLogPath, backupStamp, listBackups, readManifest } from './backups.js';
 export type { FileEdit } from './edits.js';
 export { computeEdits } from './edits.js';
@@ -69,3 +69,13 @@ export {
   RestoreResultSchema,
   SpecHealthEvidenceOutput,
 } from './schemas.js';
+export type { AuditSummary, CodeRefState, InputDigests } from './stored.js';
+export {
+  AUDIT_RESULT_REVISION,
+  AUDIT_SECTION,
+  readInputDigests,
+  saveValue,
+  storedValue,
+  storeWarnings,
+  validUntil,
+} from './stored.js';

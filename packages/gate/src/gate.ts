@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditKnowledge } from '@maestro/audit';
-import { type Issue, inputError, isMaestroError, type Runtime } from '@maestro/core';
+import { auditSummary, type InputDigests, readInputDigests, saveValue, storedValue } from '@maestro/audit';
+import { appendAll, type Issue, inputError, isMaestroError, type Runtime, sha256 } from '@maestro/core';
 import { readIntent, type WorkflowLayout } from '@maestro/fs';
 import { changedSessions } from '@maestro/git';
 import { listSessions, readSession } from '@maestro/ledger';
 import { PROMOTE_INTENT_FILE } from '@maestro/promote';
-import { readReceipt, receiptIsFresh, reviewSession } from '@maestro/reconcile';
+import { MATCHER_REVISION, readReceipt, receiptIsFresh, reviewSession } from '@maestro/reconcile';
 import { SPEC_INTENT_FILE } from '@maestro/spec';
 import type { GateReason, GateResult, GateSession } from './schemas.js';
 
@@ -44,10 +44,12 @@ export async function knowledgeGate(layout: WorkflowLayout, options: GateOptions
     });
   }
   const max = options.maxPendingReview ?? 0;
+  // Taken before anything is read: a result stored under these digests never reflects later bytes.
+  const digests = readInputDigests(layout);
   const reasons: GateReason[] = [];
   const { ids, selection } = selectSessions(layout, options, reasons);
   const sessions: GateSession[] = [];
-  for (const id of ids) sessions.push(await checkSession(layout, id, options.runtime, reasons));
+  for (const id of ids) sessions.push(await storedCheck(layout, id, options.runtime, reasons, digests));
   const reviewTotal = sessions.reduce((n, s) => n + s.review_required, 0);
   if (reviewTotal > max) {
     for (const s of sessions.filter((x) => x.review_required > 0)) {
@@ -62,12 +64,15 @@ export async function knowledgeGate(layout: WorkflowLayout, options: GateOptions
     }
   }
   checkIntents(layout, reasons);
-  const audit = await auditKnowledge(layout, {
+  // Reused from the store when no input of the audit changed (and no time rule moved).
+  const audit = await auditSummary(layout, {
     scope: 'all',
     runtime: options.runtime,
     receipts: { read: readReceipt, fresh: receiptIsFresh },
+    reuse: `reconcile/${MATCHER_REVISION}`,
+    digests,
   });
-  for (const f of audit.findings.filter((x) => x.priority === 'P0')) {
+  for (const f of audit.p0) {
     reasons.push(
       reason({
         code: 'audit-p0',
@@ -128,6 +133,47 @@ function selectSessions(
     ? { mode: 'changed-since', ref: changed.ref, changed_sessions: changed.sessions }
     : { mode: 'all', ref: null, changed_sessions: null };
   return { ids, selection };
+}
+
+/** Bump when `checkSession` or what it reads from a review changes: older stored checks are never used. */
+const GATE_SESSION_REVISION = '1';
+
+/**
+ * `checkSession`, reused from the store when neither the session's folder (session, runs,
+ * ledgers, receipts, reports) nor the corpus changed: a review reads nothing else, and the
+ * matcher revision is part of the key. The clock only stamps revalidated receipts, which the gate
+ * does not report.
+ */
+async function storedCheck(
+  layout: WorkflowLayout,
+  sessionId: string,
+  runtime: Runtime,
+  reasons: GateReason[],
+  digests: InputDigests | null,
+): Promise<GateSession> {
+  const folder = digests?.sessions.get(sessionId);
+  if (!digests || folder === undefined) return checkSession(layout, sessionId, runtime, reasons);
+  const key = sha256(
+    JSON.stringify([
+      'gate-session',
+      GATE_SESSION_REVISION,
+      MATCHER_REVISION,
+      layout.root,
+      sessionId,
+      digests.corpus,
+      folder,
+    ]),
+  );
+  const hit = storedValue<{ session: GateSession; reasons: GateReason[] }>(digests, key);
+  if (hit) {
+    appendAll(reasons, hit.reasons);
+    return hit.session;
+  }
+  const mine: GateReason[] = [];
+  const session = await checkSession(layout, sessionId, runtime, mine);
+  appendAll(reasons, mine);
+  saveValue(digests, 'gate-session', key, { session, reasons: mine }, Date.now());
+  return session;
 }
 
 async function checkSession(

@@ -1,4 +1,4 @@
-import { type AuditScope, auditKnowledge, listBackups } from '@maestro/audit';
+import { type AuditScope, auditKnowledge, listBackups, storeWarnings } from '@maestro/audit';
 import { inputError } from '@maestro/core';
 import type { CommandModule } from '../kit.js';
 import { backupsText, reportText } from './audit-text.js';
@@ -53,7 +53,7 @@ export const command: CommandModule = {
       return { data: list, text: backupsText(list) };
     }
     ctx.progress('auditing the knowledge corpus…');
-    const [{ readExposure }, { readReceipt, receiptIsFresh }] = await Promise.all([
+    const [{ readExposure }, { MATCHER_REVISION, readReceipt, receiptIsFresh }] = await Promise.all([
       import('@maestro/search'),
       import('@maestro/reconcile'),
     ]);
@@ -66,9 +66,12 @@ export const command: CommandModule = {
       apply: v.apply === true,
       includePendingTargets: v['include-pending-targets'] === true,
       runtime: ctx.runtime,
+      // Reused from the store (section `audit`) when no input changed; never with --apply.
+      reuse: `reconcile/${MATCHER_REVISION}+exposure`,
     });
     const worst = PRIORITIES.findIndex((p) => report.counts[p] > 0);
     const failed = failOn !== undefined && worst !== -1 && worst <= PRIORITIES.indexOf(failOn as never);
-    return { data: report, text: reportText(report), exitCode: failed ? 1 : 0 };
+    const warnings = storeWarnings(ctx.layout);
+    return { data: report, text: reportText(report), exitCode: failed ? 1 : 0, warnings };
   },
 };

@@ -1,3 +1,4 @@
+import { storeWarnings } from '@maestro/audit';
 import { inputError } from '@maestro/core';
 import { type GateResult, knowledgeGate } from '@maestro/gate';
 import type { CommandModule } from '../kit.js';
@@ -75,7 +76,7 @@ export const command: CommandModule = {
       runtime: ctx.runtime,
     });
     const text = format === 'markdown' ? gateMarkdown(result) : gateText(result);
-    return { data: result, text, exitCode: result.ok ? 0 : 1 };
+    return { data: result, text, exitCode: result.ok ? 0 : 1, warnings: storeWarnings(ctx.layout) };
   },
 };
 
