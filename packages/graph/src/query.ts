@@ -23,8 +23,13 @@ export class KnowledgeGraph {
   readonly nodes = new Map<string, GraphNode>();
   readonly edges: ResolvedEdge[] = [];
   readonly problems: string[] = [];
-  private readonly alias = new Map<string, Set<string>>();
-  private readonly lower = new Map<string, Set<string>>();
+  /**
+   * Node ids by every name (id, entry id, alias), and by the lower-cased form of names that are
+   * not lower case already. One id is stored as a string (the common case at 100k entries: a Set
+   * per name cost more memory than the nodes themselves), several as a list without repeats.
+   */
+  private readonly alias = new Map<string, string | string[]>();
+  private readonly lower = new Map<string, string | string[]>();
   private readonly out = new Map<string, ResolvedEdge[]>();
   private readonly in = new Map<string, ResolvedEdge[]>();
   private readonly byFile = new Map<string, string[]>();
@@ -38,14 +43,22 @@ export class KnowledgeGraph {
   }
 
   private claim(key: string, id: string): void {
-    for (const [map, k] of [
-      [this.alias, key],
-      [this.lower, key.toLowerCase()],
-    ] as const) {
-      const set = map.get(k) ?? new Set<string>();
-      set.add(id);
-      map.set(k, set);
+    add(this.alias, key, id);
+    const low = key.toLowerCase();
+    if (low !== key) add(this.lower, low, id);
+  }
+
+  /** The node ids a name stands for: exact first, else case-insensitively. */
+  private named(ref: string): string[] {
+    const exact = this.alias.get(ref);
+    if (exact !== undefined) return typeof exact === 'string' ? [exact] : exact;
+    const low = ref.toLowerCase();
+    const out = new Set<string>();
+    for (const v of [this.alias.get(low), this.lower.get(low)]) {
+      if (typeof v === 'string') out.add(v);
+      else if (v) for (const x of v) out.add(x);
     }
+    return [...out];
   }
 
   private addNode(n: GraphNode): void {
@@ -67,10 +80,10 @@ export class KnowledgeGraph {
 
   /** Resolves a reference (id, graph id or alias) to a node; `at` judges positional ids. */
   resolve(ref: string, at: string | null = null): { node: string } | Unresolved {
-    const exact = this.alias.get(ref.trim()) ?? this.lower.get(ref.trim().toLowerCase());
-    if (!exact || exact.size === 0) return { state: 'dangling' };
-    if (exact.size > 1) return { state: 'ambiguous', nodes: [...exact].sort() };
-    const node = [...exact][0];
+    const exact = this.named(ref.trim());
+    if (exact.length === 0) return { state: 'dangling' };
+    if (exact.length > 1) return { state: 'ambiguous', nodes: [...exact].sort() };
+    const node = exact[0];
     const n = this.nodes.get(node)!;
     const recorded = at?.slice(0, 10);
     if (recorded && /^spec:[a-z]+:.+-\d{3,}$/i.test(ref) && n.aliases.includes(ref) && n.date && n.date > recorded) {
@@ -115,6 +128,14 @@ export class KnowledgeGraph {
     const n = this.nodes.get(id);
     return n ? (this.byFile.get(n.file) ?? []).filter((x) => x !== id) : [];
   }
+}
+
+function add(map: Map<string, string | string[]>, key: string, id: string): void {
+  const had = map.get(key);
+  if (had === undefined) map.set(key, id);
+  else if (typeof had === 'string') {
+    if (had !== id) map.set(key, [had, id]);
+  } else if (!had.includes(id)) had.push(id);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
