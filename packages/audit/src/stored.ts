@@ -289,7 +289,7 @@ export function validUntil(entries: readonly KnowledgeEntry[], now: Date): numbe
   let until = Number.POSITIVE_INFINITY;
   const boundary = (b: number) => {
     if (b < t - MARGIN_MS) return;
-    until = Math.min(until, Math.max(t, b - MARGIN_MS));
+    until = Math.min(until, Math.max(t, Math.floor(b - MARGIN_MS)));
   };
   // freshness = FLOOR + (1 − FLOOR)·2^(−age/half-life) < STALE_BELOW  ⇔  age > half-life·log2((1 − FLOOR)/(STALE_BELOW − FLOOR))
   const staleAfter = Math.log2((1 - FRESHNESS_FLOOR) / (STALE_BELOW - FRESHNESS_FLOOR));
