@@ -159,6 +159,24 @@ describe('knowledge gate with stored audit results', { timeout: 300_000 }, () =>
     expect(gateDoc(p).doc).toEqual(reference);
   });
 
+  it('knowledge audit (with and without --prune) answers the same from a stored result, and sees a change', () => {
+    const p = project();
+    const audit = (...args: string[]) => p.m(['knowledge', 'audit', ...args, '--json']).json<Record<string, unknown>>();
+    for (const args of [[], ['--prune'], ['--scope', 'spec']]) {
+      const cold = audit(...args);
+      expect(audit(...args)).toEqual(cold); // warm
+      rmSync(join(p.root, '.workflow/.index'), { recursive: true, force: true });
+      expect(audit(...args)).toEqual(cold);
+    }
+    const before = audit('--prune') as { counts: { P1: number } };
+    const dup = `\n<spec-entry category="debug" keywords="ci" date="2026-06-01" title="Flaky CI">\n\n### Flaky CI\n\nRe-run the failing job once before investigating.\n\n</spec-entry>\n`;
+    appendFileSync(join(p.root, SPEC), dup);
+    const after = audit('--prune') as { counts: { P1: number } };
+    expect(after.counts.P1).toBeGreaterThan(before.counts.P1);
+    rmSync(join(p.root, '.workflow/.index'), { recursive: true, force: true });
+    expect(audit('--prune')).toEqual(after);
+  });
+
   it('concurrent gates on a cold store all answer the same', async () => {
     const p = project();
     const reference = sameWithAndWithoutStore(p);
