@@ -17,7 +17,11 @@ const TREE = {
 
 const maestro = (root: string, args: string[], extra: NodeJS.ProcessEnv = {}) =>
   runMaestro([...args, '--workflow-root', root], { env: { ...env, ...extra } });
-const corpus = (rel: string) => !rel.startsWith('.workflow/.trash') && !rel.startsWith('.workflow/.knowledge-audit');
+/** What the user wrote: not the backups, the audit log, nor derived state (`.workflow/.index/`, the store). */
+const corpus = (rel: string) =>
+  !rel.startsWith('.workflow/.trash') &&
+  !rel.startsWith('.workflow/.knowledge-audit') &&
+  !rel.startsWith('.workflow/.index');
 const restoreLines = (root: string) =>
   readFileSync(join(root, '.workflow/.knowledge-audit/audit-log.jsonl'), 'utf8')
     .trim()
