@@ -1,9 +1,19 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { environmentError, type Issue } from '@maestro/core';
+import { environmentError, type Issue, sha256 } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
+import { type DerivedStore, fileStates, openStore, tryWrite } from '@maestro/store';
 import { requireResolvedRef } from './aliases.js';
+import {
+  entriesOfItems,
+  type PackedSpec,
+  type ParsedFileRows,
+  type StoredItem,
+  saveParsedFiles,
+  scanSpecCached,
+  specSection,
+} from './corpus-store.js';
 import { type KnowhowFileModel, knowhowEntry, knowhowIdFor, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, CorpusFileInfo, KnowledgeEntry } from './model.js';
 import { parseSpecFile, type SpecFileModel, scanSpecFile } from './spec-file.js';
@@ -72,11 +82,20 @@ function readCorpusFile(abs: string, rel: string, issues: Issue[], files: Corpus
       closeSync(fd);
     }
   } catch (err) {
-    throw environmentError('READ_FAILED', `cannot read ${abs}: ${(err as Error).message}`, {
-      hint: 'check its permissions',
-      cause: err,
-    });
+    throw readFailed(abs, err);
   }
+  files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
+  return decode(buf, rel, issues);
+}
+
+function readFailed(abs: string, err: unknown) {
+  return environmentError('READ_FAILED', `cannot read ${abs}: ${(err as Error).message}`, {
+    hint: 'check its permissions',
+    cause: err,
+  });
+}
+
+function decode(buf: Buffer, rel: string, issues: Issue[]): { text: string; utf8: boolean } {
   const text = buf.toString('utf8');
   // Valid UTF-8 is exactly what decodes and re-encodes to the same bytes; checked without re-encoding.
   const utf8 = isUtf8(buf);
@@ -89,21 +108,31 @@ function readCorpusFile(abs: string, rel: string, issues: Issue[], files: Corpus
       file: `.workflow/${rel}`,
     });
   }
-  files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
   return { text, utf8 };
 }
 
+export interface LoadCorpusOptions {
+  /**
+   * Reuse the parsed rows of the derived-state store (`.workflow/.index/maestro.db`) for files whose
+   * content hash is unchanged (default). `false` parses every file and touches no store: the
+   * reference the stored path is tested against.
+   */
+  store?: boolean;
+}
+
 /**
- * Reads and parses every `specs/*.md` and `knowhow/*.md` (non-recursive), once each. Never writes.
- * Parse problems are returned as issues naming `.workflow/...` paths; they never abort the load.
+ * Reads and parses every `specs/*.md` and `knowhow/*.md` (non-recursive), once each. Never writes
+ * the corpus. Parse problems are returned as issues naming `.workflow/...` paths; they never abort
+ * the load. Through the store, a file's text is read when first asked for (and checked against the
+ * hash its entries came from).
  */
-export function loadCorpusFiles(layout: WorkflowLayout): LoadedCorpus {
-  return load(layout, true);
+export function loadCorpusFiles(layout: WorkflowLayout, options: LoadCorpusOptions = {}): LoadedCorpus {
+  return options.store === false ? load(layout, true) : loadStored(layout, true);
 }
 
 /** The corpus view every package uses: entries, `byId`, issues and file stats. */
-export function loadCorpus(layout: WorkflowLayout): Corpus {
-  return load(layout, false).corpus;
+export function loadCorpus(layout: WorkflowLayout, options: LoadCorpusOptions = {}): Corpus {
+  return (options.store === false ? load(layout, false) : loadStored(layout, false)).corpus;
 }
 
 function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
@@ -119,7 +148,7 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
     streamSpecEntries(text, file, issues, fileEntries);
     if (keep) {
       for (const e of fileEntries) entries.push(e);
-      specs.push(loadedSpecFile(file, text, fileEntries, utf8));
+      specs.push(loadedSpecFile(file, () => text, fileEntries, utf8));
     }
   }
   for (const name of markdownFiles(layout.knowhow, 'knowhow', issues)) {
@@ -131,9 +160,224 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
     entries.push(entry);
     if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
   }
+  return finish(entries, issues, files, specs, knowhow);
+}
+
+function finish(
+  entries: KnowledgeEntry[],
+  issues: Issue[],
+  files: CorpusFileInfo[],
+  specs: LoadedSpecFile[],
+  knowhow: LoadedKnowhowFile[],
+): LoadedCorpus {
   const byId = indexById(entries, issues);
   resolveKnowhowLinks(entries, byId);
   return { corpus: { entries, byId, issues, files }, specs, knowhow };
+}
+
+interface StoredFile {
+  sha256: string;
+  size: number;
+  utf8: number;
+  entries: number;
+  issues: string;
+  data: string;
+}
+
+/**
+ * `load` through the store: every file's hash comes from `fileStates` (by stat where it can be
+ * trusted); a file whose hash matches its stored row is not read, its entries and issues come from
+ * the rows; any other file is parsed (a spec file reusing its unchanged blocks) and its rows saved,
+ * best effort. The result is the one `load` returns, entry for entry and issue for issue.
+ */
+function loadStored(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
+  let store: DerivedStore;
+  const specList: Issue[] = [];
+  const knowhowList: Issue[] = [];
+  let specNames: string[];
+  let knowhowNames: string[];
+  let states: Map<string, { sha256: string; size: number; bytes: Buffer | null }>;
+  try {
+    store = openStore(layout);
+    store.section(specSection());
+    specNames = markdownFiles(layout.specs, 'specs', specList);
+    knowhowNames = markdownFiles(layout.knowhow, 'knowhow', knowhowList);
+    const rels = [...specNames.map((n) => `specs/${n}`), ...knowhowNames.map((n) => `knowhow/${n}`)];
+    states = new Map(fileStates(store, layout.workflow, rels).map((s) => [s.path, s]));
+  } catch {
+    // An unreadable file or directory, or a store that cannot even be read: the plain load says
+    // what is wrong (or answers) exactly as it did before the store.
+    return load(layout, keep);
+  }
+  const stored = new Map<string, StoredFile>();
+  const reuse = new Map<string, Map<string, PackedSpec>>();
+  // One read: every file's row comes from one consistent snapshot. A changed spec file's old
+  // items are kept by block key, for the blocks that did not change.
+  for (const r of store.prepare('SELECT path, sha256, size, utf8, entries, issues, data FROM spec_files').iterate()) {
+    const row = r as StoredFile & { path: string };
+    const state = states.get(row.path);
+    if (state?.sha256 === row.sha256) stored.set(row.path, row);
+    else if (state !== undefined && row.path.startsWith('specs/')) {
+      const blocks = new Map<string, PackedSpec>();
+      for (const [, , , block, data] of JSON.parse(row.data) as StoredItem[]) {
+        if (block !== null) blocks.set(block, data as PackedSpec);
+      }
+      reuse.set(row.path, blocks);
+      stored.set(row.path, { ...row, sha256: '', data: '' });
+    } else stored.set(row.path, { ...row, sha256: '', data: '' });
+  }
+  const issues: Issue[] = [];
+  const files: CorpusFileInfo[] = [];
+  const specs: LoadedSpecFile[] = [];
+  const knowhow: LoadedKnowhowFile[] = [];
+  const entries: KnowledgeEntry[] = [];
+  const toSave: ParsedFileRows[] = [];
+  const noBlocks = new Map<string, PackedSpec>();
+  /** The stored items of a file whose hash matches its row. */
+  const rowsOf = (file: string): { row: StoredFile; items: StoredItem[] } | null => {
+    const row = stored.get(file);
+    const state = states.get(file);
+    if (!row || !state || row.sha256 !== state.sha256) return null;
+    const items = JSON.parse(row.data) as StoredItem[];
+    row.data = ''; // parsed once; the string need not outlive the parse
+    return items.length === row.entries ? { row, items } : null;
+  };
+  const bytesOf = (file: string, abs: string): { buf: Buffer; hash: string } => {
+    const state = states.get(file);
+    if (state?.bytes) return { buf: state.bytes, hash: state.sha256 };
+    let buf: Buffer;
+    try {
+      buf = readFileSync(abs);
+    } catch (err) {
+      throw readFailed(abs, err);
+    }
+    return { buf, hash: sha256(buf) };
+  };
+  for (const i of specList) issues.push(i);
+  for (const name of specNames) {
+    const file = `specs/${name}`;
+    const abs = join(layout.specs, name);
+    const hit = rowsOf(file);
+    // A spec file is always read: stored entries slice their content from its text. Its size must
+    // still be the one its hash was taken at (else it changed meanwhile and is parsed).
+    const read = readCorpusBytes(abs, file, files, states.get(file)?.bytes ?? null);
+    if (hit && read.buf.length === hit.row.size) {
+      const text = read.buf.toString('utf8');
+      for (const i of JSON.parse(hit.row.issues) as Issue[]) issues.push(i);
+      const fileEntries = entriesOfItems(file, hit.items, text);
+      for (const e of fileEntries) entries.push(e);
+      if (keep) specs.push(loadedSpecFile(file, () => text, fileEntries, hit.row.utf8 === 1));
+      continue;
+    }
+    const buf = read.buf;
+    const state = states.get(file);
+    const hash = state?.bytes ? state.sha256 : sha256(buf);
+    const fileIssues: Issue[] = [];
+    const { text, utf8 } = decode(buf, file, fileIssues);
+    const scanned = scanSpecCached(text, file, reuse.get(file) ?? noBlocks);
+    for (const i of scanned.issues) fileIssues.push(i);
+    for (const i of fileIssues) issues.push(i);
+    for (const e of scanned.entries) entries.push(e);
+    toSave.push({
+      path: file,
+      sha256: hash,
+      size: buf.length,
+      utf8,
+      issues: fileIssues,
+      entries: scanned.entries,
+      items: scanned.items,
+    });
+    if (keep) specs.push(loadedSpecFile(file, () => text, scanned.entries, utf8));
+  }
+  for (const i of knowhowList) issues.push(i);
+  for (const name of knowhowNames) {
+    const file = `knowhow/${name}`;
+    const abs = join(layout.knowhow, name);
+    files.push(fileInfo(abs, file));
+    const hit = rowsOf(file);
+    if (hit) {
+      for (const i of JSON.parse(hit.row.issues) as Issue[]) issues.push(i);
+      const entry = entriesOfItems(file, hit.items, '')[0];
+      entries.push(entry);
+      if (keep) knowhow.push(loadedKnowhowFile(file, lazyText(abs, file, hit.row.sha256), entry, hit.row.utf8 === 1));
+      continue;
+    }
+    const { buf, hash } = bytesOf(file, abs);
+    const fileIssues: Issue[] = [];
+    const { text, utf8 } = decode(buf, file, fileIssues);
+    const parsed = parseKnowhowFile(text, `.workflow/${file}`);
+    for (const issue of parsed.issues) fileIssues.push(issue);
+    const entry = knowhowEntry(parsed.value, file, fileIssues);
+    for (const i of fileIssues) issues.push(i);
+    entries.push(entry);
+    toSave.push({
+      path: file,
+      sha256: hash,
+      size: buf.length,
+      utf8,
+      issues: fileIssues,
+      entries: [entry],
+      items: [[entry.id, null, 0, null, entry]],
+    });
+    if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
+  }
+  const gone: string[] = [];
+  for (const path of stored.keys()) if (!states.has(path)) gone.push(path);
+  if (toSave.length > 0 || gone.length > 0) tryWrite(store, () => saveParsedFiles(store, toSave, gone));
+  return finish(entries, issues, files, specs, knowhow);
+}
+
+/** A file's bytes (those `fileStates` already read, or read now) and its stat, recorded in `files`. */
+function readCorpusBytes(abs: string, rel: string, files: CorpusFileInfo[], bytes: Buffer | null): { buf: Buffer } {
+  if (bytes) {
+    files.push(fileInfo(abs, rel));
+    return { buf: bytes };
+  }
+  let buf: Buffer;
+  let st: ReturnType<typeof fstatSync>;
+  try {
+    const fd = openSync(abs, 'r');
+    try {
+      buf = readFileSync(fd);
+      st = fstatSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw readFailed(abs, err);
+  }
+  files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
+  return { buf };
+}
+
+function fileInfo(abs: string, rel: string): CorpusFileInfo {
+  try {
+    const st = statSync(abs);
+    return { path: rel, size: st.size, mtimeMs: st.mtimeMs };
+  } catch (err) {
+    throw readFailed(abs, err);
+  }
+}
+
+/**
+ * A file's text read when first needed, checked against the hash its stored entries belong to: a
+ * file changed since the load is refused rather than edited from a view that no longer matches.
+ */
+function lazyText(abs: string, file: string, hash: string): () => string {
+  return () => {
+    let buf: Buffer;
+    try {
+      buf = readFileSync(abs);
+    } catch (err) {
+      throw readFailed(abs, err);
+    }
+    if (sha256(buf) !== hash) {
+      throw environmentError('CORPUS_CHANGED', `.workflow/${file} changed while maestro was reading the corpus`, {
+        hint: 'rerun the command (another program wrote the file meanwhile)',
+      });
+    }
+    return buf.toString('utf8');
+  };
 }
 
 /**
@@ -172,19 +416,55 @@ function streamSpecEntries(text: string, file: string, issues: Issue[], entries:
  * is the model an eager parse would have built; `entries` pair with its segments by position).
  * Loading a large corpus to edit one file no longer holds every file's model in memory.
  */
-function loadedSpecFile(file: string, text: string, entries: KnowledgeEntry[], utf8: boolean): LoadedSpecFile {
+function loadedSpecFile(
+  file: string,
+  readText: () => string,
+  entries: KnowledgeEntry[],
+  utf8: boolean,
+): LoadedSpecFile {
   let model: SpecFileModel | null = null;
+  let text: string | null = null;
   return {
     file,
-    text,
+    get text(): string {
+      if (text === null) text = readText();
+      return text;
+    },
     get model(): SpecFileModel {
-      if (model === null) model = parseSpecFile(text, `.workflow/${file}`).value;
+      if (model === null) model = parseSpecFile(this.text, `.workflow/${file}`).value;
       return model;
     },
     set model(value: SpecFileModel) {
       model = value;
     },
     entries,
+    utf8,
+  };
+}
+
+/** A stored knowhow document whose text and file model are read and parsed on first use. */
+function loadedKnowhowFile(
+  file: string,
+  readText: () => string,
+  entry: KnowledgeEntry,
+  utf8: boolean,
+): LoadedKnowhowFile {
+  let model: KnowhowFileModel | null = null;
+  let text: string | null = null;
+  return {
+    file,
+    get text(): string {
+      if (text === null) text = readText();
+      return text;
+    },
+    get model(): KnowhowFileModel {
+      if (model === null) model = parseKnowhowFile(this.text, `.workflow/${file}`).value;
+      return model;
+    },
+    set model(value: KnowhowFileModel) {
+      model = value;
+    },
+    entry,
     utf8,
   };
 }
