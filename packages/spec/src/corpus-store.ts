@@ -68,6 +68,7 @@ export function specSection(): SectionSpec {
          size INTEGER NOT NULL,
          utf8 INTEGER NOT NULL,
          entries INTEGER NOT NULL,
+         default_category TEXT,
          issues TEXT NOT NULL,
          data TEXT NOT NULL
        )`,
@@ -82,6 +83,12 @@ export function specSection(): SectionSpec {
          content_hash TEXT NOT NULL,
          supersedes TEXT NOT NULL,
          superseded_by TEXT,
+         legacy INTEGER NOT NULL,
+         dup_title TEXT,
+         start INTEGER NOT NULL,
+         end INTEGER,
+         byte_start INTEGER,
+         byte_end INTEGER,
          PRIMARY KEY (file, pos)
        )`,
       'CREATE INDEX spec_entries_id ON spec_entries (id)',
@@ -97,6 +104,9 @@ export function specSection(): SectionSpec {
  */
 export type StoredItem = [id: string, line: number | null, offset: number, block: string | null, data: unknown];
 
+/** Where an entry's reusable block ends (its `spec_entries.end`), by item; null for the others. */
+export type ItemEnds = (number | null)[];
+
 /** A parsed file ready to be stored: its sha256, issues, entries (as loaded) and their items. */
 export interface ParsedFileRows {
   path: string;
@@ -106,6 +116,34 @@ export interface ParsedFileRows {
   issues: Issue[];
   entries: KnowledgeEntry[];
   items: StoredItem[];
+  ends: ItemEnds;
+  defaultCategory: string | null;
+  /** The file's text (spec files), for the byte range of each reusable block. */
+  text: string | null;
+}
+
+/** Byte offsets (UTF-8) of each reusable block's start and end, counted incrementally. */
+function byteRanges(text: string, items: readonly StoredItem[], ends: ItemEnds): [number, number][] | null[] {
+  const ascii = Buffer.byteLength(text) === text.length;
+  let chars = 0;
+  let bytes = 0;
+  const to = (offset: number) => {
+    if (ascii) return offset;
+    bytes += Buffer.byteLength(text.slice(chars, offset));
+    chars = offset;
+    return bytes;
+  };
+  const out: ([number, number] | null)[] = [];
+  items.forEach(([, , offset], i) => {
+    const end = ends[i];
+    if (end === null || end === undefined || offset < chars) {
+      out.push(null);
+      return;
+    }
+    const start = to(offset);
+    out.push([start, to(end)]);
+  });
+  return out as [number, number][];
 }
 
 /**
@@ -262,7 +300,14 @@ export function scanSpecCached(
   text: string,
   file: string,
   reuse: ReadonlyMap<string, PackedSpec>,
-): { entries: KnowledgeEntry[]; issues: Issue[]; items: StoredItem[]; reused: number } {
+): {
+  entries: KnowledgeEntry[];
+  issues: Issue[];
+  items: StoredItem[];
+  ends: ItemEnds;
+  defaultCategory: string | null;
+  reused: number;
+} {
   const issueFile = `.workflow/${file}`;
   const issues: Issue[] = [];
   const viewIssues: Issue[] = [];
@@ -275,16 +320,18 @@ export function scanSpecCached(
   const salt = `${ctx.defaultCategory === null ? '\u0001' : ctx.defaultCategory}\u0000`;
   const entries: KnowledgeEntry[] = [];
   const items: StoredItem[] = [];
+  const ends: ItemEnds = [];
   const used = new Set<string>();
   const twins = new Map<string, number>();
   let reused = 0;
-  const add = (e: KnowledgeEntry, offset: number, block: string | null, data: PackedSpec) => {
+  const add = (e: KnowledgeEntry, offset: number, block: string | null, data: PackedSpec, end: number | null) => {
     if (!e.hasSid) {
       const n = (twins.get(e.id) ?? 0) + 1;
       twins.set(e.id, n);
       if (n > 1) e.id = `${e.id}-${n}`;
     }
     items.push([e.id, e.line, offset, block, data]);
+    ends.push(end);
     entries.push(e);
   };
   const legacySink: SegmentSink = (s) => {
@@ -292,7 +339,7 @@ export function scanSpecCached(
     const before = viewIssues.length;
     const e = viewOfLegacy(s, ctx);
     const content = contentRef(e, text, s.offset, s.offset + s.raw.length);
-    add(e, s.offset, null, packSpec(e, content, 0, [], 0, warningsSince(viewIssues, before)));
+    add(e, s.offset, null, packSpec(e, content, 0, [], 0, warningsSince(viewIssues, before)), null);
   };
   let textStart = frontmatter ? frontmatter.end : 0;
   let pos = textStart;
@@ -314,7 +361,7 @@ export function scanSpecCached(
       for (const [code, message, hint] of d[21]) {
         viewIssues.push({ severity: 'warning', code, message, hint, file: issueFile, line, column });
       }
-      add(unpackSpec(d, file, line, d[0], text, open), open, key, d);
+      add(unpackSpec(d, file, line, d[0], text, open), open, key, d, guessEnd);
       reused++;
       pos = guessEnd;
       textStart = pos;
@@ -357,13 +404,13 @@ export function scanSpecCached(
     const content = contentRef(e, text, open, end);
     const data = packSpec(e, content, tag.end - open, problems, close ? 0 : 1, warningsSince(viewIssues, before));
     const reusable = end === guessEnd && tagIsClean(text, open, tag.end - open);
-    add(e, open, reusable ? key : null, data);
+    add(e, open, reusable ? key : null, data, reusable ? end : null);
     pos = end;
     textStart = pos;
   }
   pushText(legacySink, text.slice(textStart), textStart, at, issueFile, issues);
   for (const i of viewIssues) issues.push(i);
-  return { entries, issues, items, reused };
+  return { entries, issues, items, ends, defaultCategory: ctx.defaultCategory, reused };
 }
 
 function unclosed(
@@ -390,10 +437,10 @@ export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFile
   const delFile = store.prepare('DELETE FROM spec_files WHERE path = ?');
   const delEntries = store.prepare('DELETE FROM spec_entries WHERE file = ?');
   const putFile = store.prepare(
-    'INSERT INTO spec_files (path, sha256, size, utf8, entries, issues, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO spec_files (path, sha256, size, utf8, entries, default_category, issues, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const putEntry = store.prepare(
-    'INSERT INTO spec_entries (file, pos, id, store, line, status, title, content_hash, supersedes, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO spec_entries (file, pos, id, store, line, status, title, content_hash, supersedes, superseded_by, legacy, dup_title, start, end, byte_start, byte_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   for (const path of gone) {
     delFile.run(path);
@@ -403,8 +450,18 @@ export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFile
     delFile.run(f.path);
     delEntries.run(f.path);
     const data = JSON.stringify(f.items);
-    putFile.run(f.path, f.sha256, f.size, f.utf8 ? 1 : 0, f.items.length, JSON.stringify(f.issues), data);
-    f.items.forEach(([id, line], pos) => {
+    putFile.run(
+      f.path,
+      f.sha256,
+      f.size,
+      f.utf8 ? 1 : 0,
+      f.items.length,
+      f.defaultCategory,
+      JSON.stringify(f.issues),
+      data,
+    );
+    const ranges = f.text === null ? null : byteRanges(f.text, f.items, f.ends);
+    f.items.forEach(([id, line, offset], pos) => {
       const e = f.entries[pos];
       putEntry.run(
         f.path,
@@ -417,6 +474,12 @@ export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFile
         e.contentHash,
         JSON.stringify(e.supersedes),
         e.supersededBy,
+        e.legacy ? 1 : 0,
+        e.titleSource !== 'content' && e.titleSource !== 'none' ? e.title.trim().toLowerCase() : null,
+        offset,
+        f.ends[pos] ?? null,
+        ranges?.[pos]?.[0] ?? null,
+        ranges?.[pos]?.[1] ?? null,
       );
     });
   }

@@ -43,6 +43,15 @@ export interface LoadedCorpus {
   corpus: Corpus;
   specs: LoadedSpecFile[];
   knowhow: LoadedKnowhowFile[];
+  /** Set when only some files were loaded: every id in use in the whole corpus. */
+  ids?: Set<string>;
+  /** Set when only some files were loaded: every knowhow file of the corpus (`knowhow/x.md`). */
+  knowhowFiles?: Set<string>;
+  /**
+   * Set when only some files were loaded: the id of the first entry of `file` whose title, as the
+   * duplicate check of `spec add` reads it (trimmed, lower case, not taken from the content), is `title`.
+   */
+  titleIn?: (file: string, title: string) => string | null;
 }
 
 /** `*.md` files directly inside `dir` (non-recursive), sorted; [] when the directory is missing. */
@@ -163,7 +172,8 @@ function load(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
   return finish(entries, issues, files, specs, knowhow);
 }
 
-function finish(
+/** The corpus of these entries (in corpus order): `byId` (duplicate sids renamed) and knowhow links resolved. */
+export function finish(
   entries: KnowledgeEntry[],
   issues: Issue[],
   files: CorpusFileInfo[],
@@ -175,13 +185,12 @@ function finish(
   return { corpus: { entries, byId, issues, files }, specs, knowhow };
 }
 
-interface StoredFile {
+export interface StoredFile {
   sha256: string;
   size: number;
   utf8: number;
   entries: number;
   issues: string;
-  data: string;
 }
 
 /**
@@ -191,6 +200,32 @@ interface StoredFile {
  * best effort. The result is the one `load` returns, entry for entry and issue for issue.
  */
 function loadStored(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
+  const view = openCorpusStore(layout);
+  return view ? materialize(layout, view, keep, null).loaded : load(layout, keep);
+}
+
+/** The store's view of the corpus before anything is parsed: listing, file hashes, stored rows. */
+export interface CorpusStoreView {
+  store: DerivedStore;
+  specNames: string[];
+  knowhowNames: string[];
+  specList: Issue[];
+  knowhowList: Issue[];
+  states: Map<string, { sha256: string; size: number; bytes: Buffer | null }>;
+  stored: Map<string, StoredFile>;
+  reuse: Map<string, Map<string, PackedSpec>>;
+  /** Files whose stored rows do not match their current hash (or that have none). */
+  stale: number;
+  /** Stored files that are no longer in the corpus. */
+  gone: string[];
+}
+
+/**
+ * Lists the corpus, hashes every file (`fileStates`: by stat where it can be trusted) and reads
+ * the stored rows. Null when the store cannot be used or a file cannot be read (the plain load
+ * then says what is wrong, as it did before the store).
+ */
+export function openCorpusStore(layout: WorkflowLayout): CorpusStoreView | null {
   let store: DerivedStore;
   const specList: Issue[] = [];
   const knowhowList: Issue[] = [];
@@ -205,27 +240,47 @@ function loadStored(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
     const rels = [...specNames.map((n) => `specs/${n}`), ...knowhowNames.map((n) => `knowhow/${n}`)];
     states = new Map(fileStates(store, layout.workflow, rels).map((s) => [s.path, s]));
   } catch {
-    // An unreadable file or directory, or a store that cannot even be read: the plain load says
-    // what is wrong (or answers) exactly as it did before the store.
-    return load(layout, keep);
+    return null;
   }
   const stored = new Map<string, StoredFile>();
   const reuse = new Map<string, Map<string, PackedSpec>>();
   // One read: every file's row comes from one consistent snapshot. A changed spec file's old
   // items are kept by block key, for the blocks that did not change.
-  for (const r of store.prepare('SELECT path, sha256, size, utf8, entries, issues, data FROM spec_files').iterate()) {
+  // A file's items are read only when that file is needed (they are most of the store's bytes).
+  const dataOf = store.prepare('SELECT data FROM spec_files WHERE path = ?').pluck(true);
+  for (const r of store.prepare('SELECT path, sha256, size, utf8, entries, issues FROM spec_files').iterate()) {
     const row = r as StoredFile & { path: string };
     const state = states.get(row.path);
     if (state?.sha256 === row.sha256) stored.set(row.path, row);
     else if (state !== undefined && row.path.startsWith('specs/')) {
       const blocks = new Map<string, PackedSpec>();
-      for (const [, , , block, data] of JSON.parse(row.data) as StoredItem[]) {
+      for (const [, , , block, data] of JSON.parse(dataOf.get(row.path) as string) as StoredItem[]) {
         if (block !== null) blocks.set(block, data as PackedSpec);
       }
       reuse.set(row.path, blocks);
-      stored.set(row.path, { ...row, sha256: '', data: '' });
-    } else stored.set(row.path, { ...row, sha256: '', data: '' });
+      stored.set(row.path, { ...row, sha256: '' });
+    } else stored.set(row.path, { ...row, sha256: '' });
   }
+  let stale = 0;
+  for (const [path, state] of states) if (stored.get(path)?.sha256 !== state.sha256) stale++;
+  const gone: string[] = [];
+  for (const path of stored.keys()) if (!states.has(path)) gone.push(path);
+  return { store, specNames, knowhowNames, specList, knowhowList, states, stored, reuse, stale, gone };
+}
+
+/**
+ * The corpus from a store view: stored rows for unchanged files, a parse (reusing unchanged
+ * blocks) for the others, whose rows are then saved (best effort; `saved` says whether the store
+ * now matches every file). With `only`, just those files are in the result; the other files are
+ * neither read nor decoded unless they changed (then they are parsed, so their rows are current).
+ */
+export function materialize(
+  layout: WorkflowLayout,
+  view: CorpusStoreView,
+  keep: boolean,
+  only: ReadonlySet<string> | null,
+): { loaded: LoadedCorpus; saved: boolean } {
+  const { store, specNames, knowhowNames, specList, knowhowList, states, stored, reuse } = view;
   const issues: Issue[] = [];
   const files: CorpusFileInfo[] = [];
   const specs: LoadedSpecFile[] = [];
@@ -238,8 +293,12 @@ function loadStored(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
     const row = stored.get(file);
     const state = states.get(file);
     if (!row || !state || row.sha256 !== state.sha256) return null;
-    const items = JSON.parse(row.data) as StoredItem[];
-    row.data = ''; // parsed once; the string need not outlive the parse
+    // Read now, not in the first query: the row must still be the one for this hash.
+    const now = store.prepare('SELECT sha256, data FROM spec_files WHERE path = ?').get(file) as
+      | { sha256: string; data: string }
+      | undefined;
+    if (now?.sha256 !== state.sha256) return null;
+    const items = JSON.parse(now.data) as StoredItem[];
     return items.length === row.entries ? { row, items } : null;
   };
   const bytesOf = (file: string, abs: string): { buf: Buffer; hash: string } => {
@@ -254,8 +313,11 @@ function loadStored(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
     return { buf, hash: sha256(buf) };
   };
   for (const i of specList) issues.push(i);
+  const wanted = (file: string) => only === null || only.has(file);
+  const unchanged = (file: string) => stored.get(file)?.sha256 === states.get(file)?.sha256;
   for (const name of specNames) {
     const file = `specs/${name}`;
+    if (!wanted(file) && unchanged(file)) continue;
     const abs = join(layout.specs, name);
     const hit = rowsOf(file);
     // A spec file is always read: stored entries slice their content from its text. Its size must
@@ -286,12 +348,16 @@ function loadStored(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
       issues: fileIssues,
       entries: scanned.entries,
       items: scanned.items,
+      ends: scanned.ends,
+      defaultCategory: scanned.defaultCategory,
+      text: utf8 ? text : null,
     });
     if (keep) specs.push(loadedSpecFile(file, () => text, scanned.entries, utf8));
   }
   for (const i of knowhowList) issues.push(i);
   for (const name of knowhowNames) {
     const file = `knowhow/${name}`;
+    if (!wanted(file) && unchanged(file)) continue;
     const abs = join(layout.knowhow, name);
     files.push(fileInfo(abs, file));
     const hit = rowsOf(file);
@@ -318,13 +384,28 @@ function loadStored(layout: WorkflowLayout, keep: boolean): LoadedCorpus {
       issues: fileIssues,
       entries: [entry],
       items: [[entry.id, null, 0, null, entry]],
+      ends: [null],
+      defaultCategory: null,
+      text: null,
     });
     if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
   }
-  const gone: string[] = [];
-  for (const path of stored.keys()) if (!states.has(path)) gone.push(path);
-  if (toSave.length > 0 || gone.length > 0) tryWrite(store, () => saveParsedFiles(store, toSave, gone));
-  return finish(entries, issues, files, specs, knowhow);
+  const gone = view.gone;
+  let saved = true;
+  if (toSave.length > 0 || gone.length > 0) saved = tryWrite(store, () => saveParsedFiles(store, toSave, gone));
+  if (only !== null) {
+    // Files changed but not asked for were parsed only to bring their rows up to date.
+    const keepFile = (f: { file: string }) => only.has(f.file);
+    const out = finish(
+      entries.filter((e) => only.has(e.file)),
+      [],
+      files.filter((f) => only.has(f.path)),
+      specs.filter(keepFile),
+      knowhow.filter(keepFile),
+    );
+    return { loaded: out, saved };
+  }
+  return { loaded: finish(entries, issues, files, specs, knowhow), saved };
 }
 
 /** A file's bytes (those `fileStates` already read, or read now) and its stat, recorded in `files`. */

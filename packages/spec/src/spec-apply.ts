@@ -62,5 +62,5 @@ export function requireSpecEntry(
 
 /** Every sid in use in the corpus (for drawing new unique ones). */
 export function takenIds(loaded: LoadedCorpus): Set<string> {
-  return new Set(loaded.corpus.byId.keys());
+  return loaded.ids ?? new Set(loaded.corpus.byId.keys());
 }
