@@ -183,8 +183,8 @@ function positionOf(view: CorpusStoreView, row: Row): string {
 /** The corpus of just these rows' entries, in corpus order; null when one cannot be built from its block. */
 function corpusOf(layout: WorkflowLayout, view: CorpusStoreView, rows: Map<string, Row>): Corpus | null {
   const order = new Map<string, number>();
-  view.specNames.forEach((n, i) => order.set(`specs/${n}`, i));
-  view.knowhowNames.forEach((n, i) => order.set(`knowhow/${n}`, view.specNames.length + i));
+  for (const n of view.specNames) order.set(`specs/${n}`, order.size);
+  for (const n of view.knowhowNames) order.set(`knowhow/${n}`, order.size);
   const sorted = [...rows.values()].sort(
     (a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.pos - b.pos,
   );
