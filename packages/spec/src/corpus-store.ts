@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as oneShotHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Issue } from '@maestro/core';
+import { type Issue, sha256 } from '@maestro/core';
 import type { DerivedStore, SectionSpec } from '@maestro/store';
 import { decodeEntities } from './entities.js';
 import { readFrontmatter } from './frontmatter.js';
@@ -61,7 +61,8 @@ export function specSection(): SectionSpec {
     name: 'spec',
     revision: `1-${h.digest('hex').slice(0, 16)}`,
     ddl: [
-      // Rowid tables: a file's data runs to megabytes, past what WITHOUT ROWID suits.
+      // spec_files is a rowid table: a file's data runs to megabytes, past what WITHOUT ROWID suits;
+      // spec_entries rows are small (what lookups need), so they are clustered by file and position.
       `CREATE TABLE spec_files (
          path TEXT NOT NULL PRIMARY KEY,
          sha256 TEXT NOT NULL,
@@ -70,6 +71,7 @@ export function specSection(): SectionSpec {
          entries INTEGER NOT NULL,
          default_category TEXT,
          issues TEXT NOT NULL,
+         parse_issues INTEGER NOT NULL,
          data TEXT NOT NULL
        )`,
       `CREATE TABLE spec_entries (
@@ -90,7 +92,7 @@ export function specSection(): SectionSpec {
          byte_start INTEGER,
          byte_end INTEGER,
          PRIMARY KEY (file, pos)
-       )`,
+       ) WITHOUT ROWID`,
       'CREATE INDEX spec_entries_id ON spec_entries (id)',
     ],
   };
@@ -120,6 +122,8 @@ export interface ParsedFileRows {
   defaultCategory: string | null;
   /** The file's text (spec files), for the byte range of each reusable block. */
   text: string | null;
+  /** How many of `issues` come before the file's view warnings (0 for knowhow: not resumable). */
+  parseIssues: number;
 }
 
 /** Byte offsets (UTF-8) of each reusable block's start and end, counted incrementally. */
@@ -286,7 +290,7 @@ function tagIsClean(text: string, open: number, tagLength: number): boolean {
 }
 
 function blockKey(salt: string, text: string, start: number, end: number): string {
-  return createHash('sha256').update(salt).update(text.slice(start, end)).digest('hex').slice(0, 32);
+  return oneShotHash('sha256', salt + text.slice(start, end), 'hex').slice(0, 32);
 }
 
 /**
@@ -300,9 +304,12 @@ export function scanSpecCached(
   text: string,
   file: string,
   reuse: ReadonlyMap<string, PackedSpec>,
+  resume?: { from: number; defaultCategory: string | null },
 ): {
   entries: KnowledgeEntry[];
   issues: Issue[];
+  /** How many of `issues` are parse issues (the view warnings follow). */
+  parseIssues: number;
   items: StoredItem[];
   ends: ItemEnds;
   defaultCategory: string | null;
@@ -315,8 +322,12 @@ export function scanSpecCached(
   const at = (offset: number) => lines.at(offset);
   const issue = (offset: number, severity: Issue['severity'], code: string, message: string, hint: string) =>
     issues.push({ severity, code, message, hint, file: issueFile, ...at(offset) });
-  const frontmatter = readFrontmatter(text, issueFile, at, issues);
-  const ctx = viewContext(file, issueFile, frontmatter, viewIssues);
+  // Resuming (a file that grew at its end): the scan starts after the last kept block, as a whole
+  // scan would reach it; the frontmatter was read then and its category is given.
+  const frontmatter = resume ? null : readFrontmatter(text, issueFile, at, issues);
+  const ctx = resume
+    ? { file, issueFile, defaultCategory: resume.defaultCategory, issues: viewIssues }
+    : viewContext(file, issueFile, frontmatter, viewIssues);
   const salt = `${ctx.defaultCategory === null ? '\u0001' : ctx.defaultCategory}\u0000`;
   const entries: KnowledgeEntry[] = [];
   const items: StoredItem[] = [];
@@ -341,7 +352,7 @@ export function scanSpecCached(
     const content = contentRef(e, text, s.offset, s.offset + s.raw.length);
     add(e, s.offset, null, packSpec(e, content, 0, [], 0, warningsSince(viewIssues, before)), null);
   };
-  let textStart = frontmatter ? frontmatter.end : 0;
+  let textStart = resume ? resume.from : frontmatter ? frontmatter.end : 0;
   let pos = textStart;
   for (;;) {
     const open = nextOpen(text, pos);
@@ -409,8 +420,9 @@ export function scanSpecCached(
     textStart = pos;
   }
   pushText(legacySink, text.slice(textStart), textStart, at, issueFile, issues);
+  const parseIssues = issues.length;
   for (const i of viewIssues) issues.push(i);
-  return { entries, issues, items, ends, defaultCategory: ctx.defaultCategory, reused };
+  return { entries, issues, parseIssues, items, ends, defaultCategory: ctx.defaultCategory, reused };
 }
 
 function unclosed(
@@ -437,7 +449,7 @@ export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFile
   const delFile = store.prepare('DELETE FROM spec_files WHERE path = ?');
   const delEntries = store.prepare('DELETE FROM spec_entries WHERE file = ?');
   const putFile = store.prepare(
-    'INSERT INTO spec_files (path, sha256, size, utf8, entries, default_category, issues, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO spec_files (path, sha256, size, utf8, entries, default_category, issues, parse_issues, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const putEntry = store.prepare(
     'INSERT INTO spec_entries (file, pos, id, store, line, status, title, content_hash, supersedes, superseded_by, legacy, dup_title, start, end, byte_start, byte_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -458,6 +470,7 @@ export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFile
       f.items.length,
       f.defaultCategory,
       JSON.stringify(f.issues),
+      f.parseIssues,
       data,
     );
     const ranges = f.text === null ? null : byteRanges(f.text, f.items, f.ends);
@@ -482,5 +495,132 @@ export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFile
         ranges?.[pos]?.[1] ?? null,
       );
     });
+  }
+}
+
+/** The stored row of a spec file before it changed, as the loader read it. */
+export interface PreviousFile {
+  sha256: string;
+  size: number;
+  utf8: number;
+  entries: number;
+  default_category: string | null;
+  issues: string;
+  parse_issues: number;
+}
+
+/** A spec file that only grew at its end: its new row, and the rows of its new entries. */
+export interface Appended {
+  path: string;
+  sha256: string;
+  size: number;
+  entries: number;
+  defaultCategory: string | null;
+  issues: Issue[];
+  parseIssues: number;
+  /** The file's whole items JSON (the old items, then the new ones). */
+  data: string;
+  /** Rows of `spec_entries` past the old ones: the new entries. */
+  tail: { pos: number; entry: KnowledgeEntry; item: StoredItem; end: number | null; bytes: [number, number] | null }[];
+}
+
+/**
+ * A spec file whose old bytes are the start of its new bytes (an entry appended, as `spec add`
+ * does) keeps its old rows: the scan resumes after the last old entry (when that is a reusable
+ * block, so a whole scan reaches the same point in the same state), and only what follows is
+ * parsed. Exactly the whole parse's result; null when that cannot be vouched for (the file did not
+ * just grow, its last entry is not a reusable block, or a new entry has no sid: twin suffixes of
+ * derived ids count the whole file).
+ */
+export function scanAppended(
+  store: DerivedStore,
+  file: string,
+  text: string,
+  buf: Buffer,
+  hash: string,
+  old: PreviousFile,
+): Appended | null {
+  if (old.utf8 !== 1 || old.entries === 0 || buf.length <= old.size) return null;
+  if (sha256(buf.subarray(0, old.size)) !== old.sha256) return null;
+  const last = store
+    .prepare('SELECT pos, end, byte_end FROM spec_entries WHERE file = ? ORDER BY pos DESC LIMIT 1')
+    .get(file) as { pos: number; end: number | null; byte_end: number | null } | undefined;
+  if (!last || last.end === null || last.byte_end === null || last.pos !== old.entries - 1) return null;
+  const from = last.end;
+  const scanned = scanSpecCached(text, file, new Map(), { from, defaultCategory: old.default_category });
+  if (scanned.entries.some((e) => !e.hasSid)) return null;
+  const data = store.prepare('SELECT data FROM spec_files WHERE path = ?').pluck(true).get(file) as string | undefined;
+  if (data === undefined || !data.endsWith(']')) return null;
+  // The old issues before the resume point stand; those after it were found again.
+  const cut = new LineIndex(text).at(from);
+  const before = (i: Issue) =>
+    i.line === undefined || i.line < cut.line || (i.line === cut.line && (i.column ?? 0) < cut.column);
+  const oldIssues = JSON.parse(old.issues) as Issue[];
+  const keptParse = oldIssues.slice(0, old.parse_issues).filter(before);
+  const keptView = oldIssues.slice(old.parse_issues).filter(before);
+  const issues = [
+    ...keptParse,
+    ...scanned.issues.slice(0, scanned.parseIssues),
+    ...keptView,
+    ...scanned.issues.slice(scanned.parseIssues),
+  ];
+  let chars = from;
+  let bytes = last.byte_end;
+  const byteAt = (offset: number) => {
+    bytes += Buffer.byteLength(text.slice(chars, offset));
+    chars = offset;
+    return bytes;
+  };
+  const tail = scanned.items.map((item, i) => {
+    const end = scanned.ends[i] ?? null;
+    const start = item[2];
+    const range: [number, number] | null = end === null || start < chars ? null : [byteAt(start), byteAt(end)];
+    return { pos: old.entries + i, entry: scanned.entries[i], item, end, bytes: range };
+  });
+  const added = scanned.items.length ? `,${JSON.stringify(scanned.items).slice(1)}` : ']';
+  return {
+    path: file,
+    sha256: hash,
+    size: buf.length,
+    entries: old.entries + scanned.items.length,
+    defaultCategory: old.default_category,
+    issues,
+    parseIssues: keptParse.length + scanned.parseIssues,
+    data: scanned.items.length ? data.slice(0, -1) + added : data,
+    tail,
+  };
+}
+
+/** Saves a grown spec file: its row, and the rows of its new entries (the old ones stand). */
+export function saveAppended(store: DerivedStore, a: Appended): void {
+  store
+    .prepare(
+      'UPDATE spec_files SET sha256 = ?, size = ?, entries = ?, issues = ?, parse_issues = ?, data = ? WHERE path = ?',
+    )
+    .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, a.data, a.path);
+  store.prepare('DELETE FROM spec_entries WHERE file = ? AND pos >= ?').run(a.path, a.entries - a.tail.length);
+  const put = store.prepare(
+    'INSERT INTO spec_entries (file, pos, id, store, line, status, title, content_hash, supersedes, superseded_by, legacy, dup_title, start, end, byte_start, byte_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  for (const t of a.tail) {
+    const e = t.entry;
+    put.run(
+      a.path,
+      t.pos,
+      t.item[0],
+      e.store,
+      t.item[1],
+      e.status,
+      e.title,
+      e.contentHash,
+      JSON.stringify(e.supersedes),
+      e.supersededBy,
+      e.legacy ? 1 : 0,
+      e.titleSource !== 'content' && e.titleSource !== 'none' ? e.title.trim().toLowerCase() : null,
+      t.item[2],
+      t.end,
+      t.bytes?.[0] ?? null,
+      t.bytes?.[1] ?? null,
+    );
   }
 }

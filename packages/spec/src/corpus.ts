@@ -6,11 +6,14 @@ import type { WorkflowLayout } from '@maestro/fs';
 import { type DerivedStore, fileStates, openStore, tryWrite } from '@maestro/store';
 import { requireResolvedRef } from './aliases.js';
 import {
+  type Appended,
   entriesOfItems,
   type PackedSpec,
   type ParsedFileRows,
   type StoredItem,
+  saveAppended,
   saveParsedFiles,
+  scanAppended,
   scanSpecCached,
   specSection,
 } from './corpus-store.js';
@@ -190,7 +193,29 @@ export interface StoredFile {
   size: number;
   utf8: number;
   entries: number;
+  default_category: string | null;
   issues: string;
+  parse_issues: number;
+}
+
+function storedOf(
+  sha: string,
+  size: number,
+  utf8: boolean,
+  entries: number,
+  category: string | null,
+  issues: Issue[],
+  parseIssues: number,
+): StoredFile {
+  return {
+    sha256: sha,
+    size,
+    utf8: utf8 ? 1 : 0,
+    entries,
+    default_category: category,
+    issues: JSON.stringify(issues),
+    parse_issues: parseIssues,
+  };
 }
 
 /**
@@ -213,7 +238,8 @@ export interface CorpusStoreView {
   knowhowList: Issue[];
   states: Map<string, { sha256: string; size: number; bytes: Buffer | null }>;
   stored: Map<string, StoredFile>;
-  reuse: Map<string, Map<string, PackedSpec>>;
+  /** The stored rows of changed spec files, as they were. */
+  previous: Map<string, StoredFile>;
   /** Files whose stored rows do not match their current hash (or that have none). */
   stale: number;
   /** Stored files that are no longer in the corpus. */
@@ -243,29 +269,24 @@ export function openCorpusStore(layout: WorkflowLayout): CorpusStoreView | null 
     return null;
   }
   const stored = new Map<string, StoredFile>();
-  const reuse = new Map<string, Map<string, PackedSpec>>();
-  // One read: every file's row comes from one consistent snapshot. A changed spec file's old
-  // items are kept by block key, for the blocks that did not change.
-  // A file's items are read only when that file is needed (they are most of the store's bytes).
-  const dataOf = store.prepare('SELECT data FROM spec_files WHERE path = ?').pluck(true);
-  for (const r of store.prepare('SELECT path, sha256, size, utf8, entries, issues FROM spec_files').iterate()) {
+  const previous = new Map<string, StoredFile>();
+  // A file's items are read only when that file is needed (they are most of the store's bytes);
+  // a changed spec file's old row is kept, for its unchanged blocks (or its unchanged beginning).
+  const columns = 'path, sha256, size, utf8, entries, default_category, issues, parse_issues';
+  for (const r of store.prepare(`SELECT ${columns} FROM spec_files`).iterate()) {
     const row = r as StoredFile & { path: string };
     const state = states.get(row.path);
     if (state?.sha256 === row.sha256) stored.set(row.path, row);
-    else if (state !== undefined && row.path.startsWith('specs/')) {
-      const blocks = new Map<string, PackedSpec>();
-      for (const [, , , block, data] of JSON.parse(dataOf.get(row.path) as string) as StoredItem[]) {
-        if (block !== null) blocks.set(block, data as PackedSpec);
-      }
-      reuse.set(row.path, blocks);
+    else {
+      if (state !== undefined && row.path.startsWith('specs/')) previous.set(row.path, row);
       stored.set(row.path, { ...row, sha256: '' });
-    } else stored.set(row.path, { ...row, sha256: '' });
+    }
   }
   let stale = 0;
   for (const [path, state] of states) if (stored.get(path)?.sha256 !== state.sha256) stale++;
   const gone: string[] = [];
   for (const path of stored.keys()) if (!states.has(path)) gone.push(path);
-  return { store, specNames, knowhowNames, specList, knowhowList, states, stored, reuse, stale, gone };
+  return { store, specNames, knowhowNames, specList, knowhowList, states, stored, previous, stale, gone };
 }
 
 /**
@@ -280,7 +301,20 @@ export function materialize(
   keep: boolean,
   only: ReadonlySet<string> | null,
 ): { loaded: LoadedCorpus; saved: boolean } {
-  const { store, specNames, knowhowNames, specList, knowhowList, states, stored, reuse } = view;
+  const { store, specNames, knowhowNames, specList, knowhowList, states, stored, previous } = view;
+  const appended: Appended[] = [];
+  /** The old items of a changed spec file by block key, for the blocks that did not change. */
+  const reuseOf = (file: string): Map<string, PackedSpec> => {
+    const blocks = new Map<string, PackedSpec>();
+    if (!previous.has(file)) return blocks;
+    const data = store.prepare('SELECT data FROM spec_files WHERE path = ?').pluck(true).get(file) as
+      | string
+      | undefined;
+    for (const [, , , block, d] of JSON.parse(data ?? '[]') as StoredItem[]) {
+      if (block !== null) blocks.set(block, d as PackedSpec);
+    }
+    return blocks;
+  };
   const issues: Issue[] = [];
   const files: CorpusFileInfo[] = [];
   const specs: LoadedSpecFile[] = [];
@@ -336,7 +370,20 @@ export function materialize(
     const hash = state?.bytes ? state.sha256 : sha256(buf);
     const fileIssues: Issue[] = [];
     const { text, utf8 } = decode(buf, file, fileIssues);
-    const scanned = scanSpecCached(text, file, reuse.get(file) ?? noBlocks);
+    const old = previous.get(file);
+    const grown = old && utf8 ? scanAppended(store, file, text, buf, hash, old) : null;
+    if (grown) {
+      // The file only grew at its end (`spec add`): its old rows stand, the new end is parsed.
+      appended.push(grown);
+      for (const i of grown.issues) issues.push(i);
+      if (wanted(file)) {
+        const fileEntries = entriesOfItems(file, JSON.parse(grown.data) as StoredItem[], text);
+        for (const e of fileEntries) entries.push(e);
+        if (keep) specs.push(loadedSpecFile(file, () => text, fileEntries, utf8));
+      }
+      continue;
+    }
+    const scanned = scanSpecCached(text, file, old ? reuseOf(file) : noBlocks);
     for (const i of scanned.issues) fileIssues.push(i);
     for (const i of fileIssues) issues.push(i);
     for (const e of scanned.entries) entries.push(e);
@@ -351,6 +398,7 @@ export function materialize(
       ends: scanned.ends,
       defaultCategory: scanned.defaultCategory,
       text: utf8 ? text : null,
+      parseIssues: fileIssues.length - (scanned.issues.length - scanned.parseIssues),
     });
     if (keep) specs.push(loadedSpecFile(file, () => text, scanned.entries, utf8));
   }
@@ -387,12 +435,34 @@ export function materialize(
       ends: [null],
       defaultCategory: null,
       text: null,
+      parseIssues: 0,
     });
     if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
   }
   const gone = view.gone;
   let saved = true;
-  if (toSave.length > 0 || gone.length > 0) saved = tryWrite(store, () => saveParsedFiles(store, toSave, gone));
+  if (toSave.length > 0 || gone.length > 0 || appended.length > 0) {
+    saved = tryWrite(store, () => {
+      saveParsedFiles(store, toSave, gone);
+      for (const a of appended) saveAppended(store, a);
+    });
+  }
+  if (saved) {
+    // The view now matches the store: a lookup can go on without reading it all again.
+    for (const f of toSave) {
+      stored.set(
+        f.path,
+        storedOf(f.sha256, f.size, f.utf8, f.items.length, f.defaultCategory, f.issues, f.parseIssues),
+      );
+    }
+    for (const a of appended) {
+      stored.set(a.path, storedOf(a.sha256, a.size, true, a.entries, a.defaultCategory, a.issues, a.parseIssues));
+    }
+    for (const path of gone) stored.delete(path);
+    view.stale = 0;
+    view.gone = [];
+    previous.clear();
+  }
   if (only !== null) {
     // Files changed but not asked for were parsed only to bring their rows up to date.
     const keepFile = (f: { file: string }) => only.has(f.file);

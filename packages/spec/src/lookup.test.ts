@@ -72,7 +72,7 @@ function expectSameAnswer(layout: WorkflowLayout, full: Corpus, id: string): boo
 }
 
 describe('lookupCorpus', () => {
-  it('answers every id of a generated corpus as the whole corpus does', async () => {
+  it('answers every id of a generated corpus as the whole corpus does', { timeout: 300_000 }, async () => {
     const layout = await generated(1500);
     const full = loadCorpus(layout, { store: false });
     let answered = 0;
@@ -83,24 +83,28 @@ describe('lookupCorpus', () => {
     expect(answered).toBeGreaterThan(200);
   });
 
-  it.skipIf(!existsSync(REAL))('answers the ids of the real-world corpora as the whole corpus does', () => {
-    let answered = 0;
-    let asked = 0;
-    for (const name of readdirSync(REAL).sort()) {
-      if (!existsSync(join(REAL, name, '.workflow'))) continue;
-      const root = temp();
-      cpSync(join(REAL, name, '.workflow'), join(root, '.workflow'), { recursive: true });
-      rmSync(join(root, '.workflow', '.index'), { recursive: true, force: true });
-      const layout = workflowLayout(root);
-      const full = loadCorpus(layout, { store: false });
-      for (const e of full.entries) {
-        asked++;
-        if (expectSameAnswer(layout, full, e.id)) answered++;
+  it.skipIf(!existsSync(REAL))(
+    'answers the ids of the real-world corpora as the whole corpus does',
+    { timeout: 300_000 },
+    () => {
+      let answered = 0;
+      let asked = 0;
+      for (const name of readdirSync(REAL).sort()) {
+        if (!existsSync(join(REAL, name, '.workflow'))) continue;
+        const root = temp();
+        cpSync(join(REAL, name, '.workflow'), join(root, '.workflow'), { recursive: true });
+        rmSync(join(root, '.workflow', '.index'), { recursive: true, force: true });
+        const layout = workflowLayout(root);
+        const full = loadCorpus(layout, { store: false });
+        for (const e of full.entries) {
+          asked++;
+          if (expectSameAnswer(layout, full, e.id)) answered++;
+        }
+        closeStores();
       }
-      closeStores();
-    }
-    expect(answered).toBeGreaterThan(asked / 2);
-  });
+      expect(answered).toBeGreaterThan(asked / 2);
+    },
+  );
 
   it('sees a file edited behind its back, even with the same size and mtime', async () => {
     const layout = await generated(300);

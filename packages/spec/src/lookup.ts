@@ -60,9 +60,7 @@ function currentView(layout: WorkflowLayout): CorpusStoreView | null {
   const view = openCorpusStore(layout);
   if (!view) return null;
   if (view.stale === 0 && view.gone.length === 0) return view;
-  if (!materialize(layout, view, false, new Set()).saved) return null;
-  const again = openCorpusStore(layout);
-  return again && again.stale === 0 && again.gone.length === 0 ? again : null;
+  return materialize(layout, view, false, new Set()).saved ? view : null;
 }
 
 /** The one row of an id, null when the id is in no row, undefined when rows cannot answer for it. */
