@@ -46,8 +46,8 @@ export interface LoadedCorpus {
   corpus: Corpus;
   specs: LoadedSpecFile[];
   knowhow: LoadedKnowhowFile[];
-  /** Set when only some files were loaded: every id in use in the whole corpus. */
-  ids?: Set<string>;
+  /** Set when only some files were loaded: whether an id is in use anywhere in the corpus. */
+  ids?: Pick<ReadonlySet<string>, 'has'>;
   /** Set when only some files were loaded: every knowhow file of the corpus (`knowhow/x.md`). */
   knowhowFiles?: Set<string>;
   /**
@@ -357,6 +357,8 @@ export function materialize(
     // A spec file is always read: stored entries slice their content from its text. Its size must
     // still be the one its hash was taken at (else it changed meanwhile and is parsed).
     const read = readCorpusBytes(abs, file, files, states.get(file)?.bytes ?? null);
+    const hashed = states.get(file)?.bytes ? (states.get(file)?.sha256 ?? null) : null;
+    releaseBytes(states, file);
     if (hit && read.buf.length === hit.row.size) {
       const text = read.buf.toString('utf8');
       for (const i of JSON.parse(hit.row.issues) as Issue[]) issues.push(i);
@@ -366,8 +368,7 @@ export function materialize(
       continue;
     }
     const buf = read.buf;
-    const state = states.get(file);
-    const hash = state?.bytes ? state.sha256 : sha256(buf);
+    const hash = hashed ?? sha256(buf);
     const fileIssues: Issue[] = [];
     const { text, utf8 } = decode(buf, file, fileIssues);
     const old = previous.get(file);
@@ -417,6 +418,7 @@ export function materialize(
       continue;
     }
     const { buf, hash } = bytesOf(file, abs);
+    releaseBytes(states, file);
     const fileIssues: Issue[] = [];
     const { text, utf8 } = decode(buf, file, fileIssues);
     const parsed = parseKnowhowFile(text, `.workflow/${file}`);
@@ -475,7 +477,23 @@ export function materialize(
     );
     return { loaded: out, saved };
   }
+  shrink(store);
   return { loaded: finish(entries, issues, files, specs, knowhow), saved };
+}
+
+/** The bytes `fileStates` read are used once; holding them for the whole load would double the peak. */
+function releaseBytes(states: CorpusStoreView['states'], file: string): void {
+  const state = states.get(file);
+  if (state) state.bytes = null;
+}
+
+/** Gives back the page cache a whole-corpus read filled (the rows are not read again by this command). */
+function shrink(store: DerivedStore): void {
+  try {
+    store.db.pragma('shrink_memory');
+  } catch {
+    // best effort
+  }
 }
 
 /** A file's bytes (those `fileStates` already read, or read now) and its stat, recorded in `files`. */

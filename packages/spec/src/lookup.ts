@@ -247,8 +247,10 @@ export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[
   }
   if (!view) return null;
   const v = view;
-  const ids = new Set<string>();
-  for (const r of v.store.prepare('SELECT id FROM spec_entries').raw(true).iterate()) ids.add((r as [string])[0]);
+  // Asked id by id (a new sid is drawn against it): the rows cover every file, duplicate copies'
+  // `~n` names aside, which no drawn sid can take.
+  const used = v.store.prepare('SELECT 1 FROM spec_entries WHERE id = ? LIMIT 1').pluck(true);
+  const ids = { has: (id: string) => used.get(id) !== undefined };
   const specs: LoadedSpecFile[] = [];
   for (const file of files) {
     const stored = v.stored.get(file);
