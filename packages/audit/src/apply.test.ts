@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixedRuntime, isMaestroError } from '@maestro/core';
 import { workflowLayout } from '@maestro/fs';
-import { readTree, tmpProject } from '@maestro/test-utils';
+import { readTree, skipDerived, tmpProject } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { knowhowDoc, SPEC, specFile, UNSYNCED } from '../test/project.js';
 import { type AuditKnowledgeOptions, auditKnowledge } from './audit.js';
@@ -17,7 +17,8 @@ const logLines = (root: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-const noTrash = (rel: string) => rel.startsWith('.workflow/.trash') || rel.startsWith('.workflow/.knowledge-audit');
+const noTrash = (rel: string) =>
+  skipDerived(rel) || rel.startsWith('.workflow/.trash') || rel.startsWith('.workflow/.knowledge-audit');
 
 describe('audit without --prune (scenario 45)', () => {
   it('reports the unsynchronised supersession, plans nothing and writes nothing', async () => {

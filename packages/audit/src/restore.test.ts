@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixedRuntime, isMaestroError } from '@maestro/core';
 import { workflowLayout } from '@maestro/fs';
-import { readTree, tmpProject, writeTree } from '@maestro/test-utils';
+import { readTree, skipDerived, tmpProject, writeTree } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { knowhowDoc, pendingSession, SPEC, UNSYNCED } from '../test/project.js';
 import { auditKnowledge } from './audit.js';
@@ -17,7 +17,8 @@ import {
 } from './schemas.js';
 
 const runtime = fixedRuntime('2026-03-01T12:00:00.000Z', { stepMs: 1000 });
-const noDerived = (rel: string) => rel.startsWith('.workflow/.trash') || rel.startsWith('.workflow/.knowledge-audit');
+const noDerived = (rel: string) =>
+  skipDerived(rel) || rel.startsWith('.workflow/.trash') || rel.startsWith('.workflow/.knowledge-audit');
 const TIPS = {
   '.workflow/knowhow/TIP-20260101-a.md': knowhowDoc('Same', 'Same body.'),
   '.workflow/knowhow/TIP-20260101-b.md': knowhowDoc('Same', 'Same body.'),

@@ -19,7 +19,7 @@ export function randomBase36(runtime: Runtime, n: number): string {
  * A new sid `S-YYYYMMDD-xxxx` that is not in `taken`. Four base-36 characters give 1.7M ids a
  * day; on a clash we draw again, and after a few clashes widen the suffix.
  */
-export function newSid(runtime: Runtime, taken: ReadonlySet<string>): string {
+export function newSid(runtime: Runtime, taken: Pick<ReadonlySet<string>, 'has'>): string {
   const day = compactDate(runtime.now());
   for (let attempt = 0; attempt < 64; attempt++) {
     const width = attempt < 16 ? 4 : 6;

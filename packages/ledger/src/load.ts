@@ -1,6 +1,6 @@
 import { inputError, type Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type Corpus, entryAliases, entryGraphId, type KnowledgeEntry } from '@maestro/spec';
+import { type Corpus, entryAliases, entryGraphId, type KnowledgeEntry, lookupCorpus } from '@maestro/spec';
 import { loadCorpusFor, lookupKnowledge } from './ids.js';
 import { appendInputs, assertRunAcceptsKnowledge } from './knowledge.js';
 import { readRun } from './run.js';
@@ -80,7 +80,8 @@ export async function loadKnowledge(layout: WorkflowLayout, req: LoadRequest, ru
   }
   const attributed = req.session_id !== undefined && req.run_id !== undefined;
   if (attributed) assertRunAcceptsKnowledge(readRun(layout, req.session_id!, req.run_id!), layout);
-  const corpus = loadCorpusFor(layout);
+  // The files holding these ids, from the store's rows; the whole corpus when they cannot say.
+  const corpus = lookupCorpus(layout, req.ids) ?? loadCorpusFor(layout);
   const unknown: string[] = [];
   const deprecated: string[] = [];
   const found = new Map<string, KnowledgeEntry>();

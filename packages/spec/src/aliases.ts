@@ -80,6 +80,15 @@ function aliasTables(corpus: Corpus): AliasTables {
   return built;
 }
 
+/**
+ * For a corpus holding only some entries of their files (a lookup through the store): the
+ * positional id of each, computed from the stored rows, so `entryAliases` lists what the whole
+ * corpus would. Positional references are not resolved against such a corpus.
+ */
+export function seedPositions(corpus: Corpus, position: Map<KnowledgeEntry, string>): void {
+  tables.set(corpus, { byFile: new Map(), positional: new Map(), position });
+}
+
 const candidate = (e: KnowledgeEntry): AliasCandidate => ({ id: e.id, file: e.file, line: e.line, title: e.title });
 
 /** What an entry's id, store, file and line alone imply it answers to (no corpus needed). */

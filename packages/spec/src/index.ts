@@ -9,8 +9,10 @@ export {
   stableAliases,
 } from './aliases.js';
 export type { LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.js';
+export type { LoadCorpusOptions } from './corpus.js';
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 export { cycleComponents } from './cycles.js';
+export { lookupCorpus } from './lookup.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';
 export type { Frontmatter } from './frontmatter.js';
 export type { CappedEntry, DanglingLink, SpecHealth } from './health.js';

@@ -71,7 +71,8 @@ export async function addSpecEntry(
   validateSpecInput(input);
   const title = input.title.replace(/\s+/g, ' ').trim();
   const file = `specs/${categoryFileFor(input.category)}`;
-  return editCorpus(layout, runtime, options, (loaded) => planAdd(loaded, { ...input, title }, file, runtime));
+  // Only the target file is read (plus, from the store, every id and knowhow file name in use).
+  return editCorpus(layout, runtime, options, (loaded) => planAdd(loaded, { ...input, title }, file, runtime), [file]);
 }
 
 function planAdd(loaded: LoadedCorpus, input: AddSpecInput, file: string, runtime: Runtime) {
@@ -85,10 +86,12 @@ function planAdd(loaded: LoadedCorpus, input: AddSpecInput, file: string, runtim
     knowhowRef: null,
   };
   const want = input.title.toLowerCase();
-  const dup = target?.entries.find(
-    (e) => e.titleSource !== 'content' && e.titleSource !== 'none' && e.title.trim().toLowerCase() === want,
-  );
-  if (dup) return { writes: [], result: { ...base, duplicate: true, sid: dup.id } as AddSpecResult };
+  const dupId = loaded.titleIn
+    ? loaded.titleIn(file, want)
+    : (target?.entries.find(
+        (e) => e.titleSource !== 'content' && e.titleSource !== 'none' && e.title.trim().toLowerCase() === want,
+      )?.id ?? null);
+  if (dupId !== null) return { writes: [], result: { ...base, duplicate: true, sid: dupId } as AddSpecResult };
   const now = runtime.now();
   const sid = newSid(runtime, takenIds(loaded));
   const writes: FileWrite[] = [];
@@ -130,7 +133,7 @@ function planAdd(loaded: LoadedCorpus, input: AddSpecInput, file: string, runtim
 /** `knowhow/DOC-YYYYMMDD-<slug>.md`, with an `-HHMM` fallback for empty slugs and `-2`, `-3` on clashes. */
 function docFileName(loaded: LoadedCorpus, title: string, now: Date): string {
   const slug = slugify(title, 40) || now.toISOString().slice(11, 16).replace(':', '');
-  const taken = new Set(loaded.knowhow.map((k) => k.file));
+  const taken = loaded.knowhowFiles ?? new Set(loaded.knowhow.map((k) => k.file));
   const stem = `knowhow/DOC-${compactDate(now)}-${slug}`;
   let name = `${stem}.md`;
   for (let n = 2; taken.has(name); n++) name = `${stem}-${n}.md`;

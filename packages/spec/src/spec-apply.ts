@@ -61,6 +61,6 @@ export function requireSpecEntry(
 }
 
 /** Every sid in use in the corpus (for drawing new unique ones). */
-export function takenIds(loaded: LoadedCorpus): Set<string> {
-  return new Set(loaded.corpus.byId.keys());
+export function takenIds(loaded: LoadedCorpus): Pick<ReadonlySet<string>, 'has'> {
+  return loaded.ids ?? new Set(loaded.corpus.byId.keys());
 }

@@ -55,8 +55,8 @@ export interface SpecFileModel {
   segments: SpecSegment[];
 }
 
-const OPEN = '<spec-entry';
-const CLOSE = '</spec-entry';
+export const OPEN = '<spec-entry';
+export const CLOSE = '</spec-entry';
 
 function isTagStart(text: string, at: number): boolean {
   const c = text[at + OPEN.length];
@@ -64,7 +64,7 @@ function isTagStart(text: string, at: number): boolean {
 }
 
 /** Next `<spec-entry` followed by whitespace at or after `from`, or -1. */
-function nextOpen(text: string, from: number): number {
+export function nextOpen(text: string, from: number): number {
   let i = text.indexOf(OPEN, from);
   while (i !== -1 && !isTagStart(text, i)) i = text.indexOf(OPEN, i + 1);
   return i;
@@ -152,7 +152,7 @@ export function scanSpecFile(
 }
 
 /** The closing tag for a body starting at `from`: ends at `</spec-entry>` or, if missing, the next opening tag. */
-function findClose(text: string, from: number): { close: string; bodyEnd: number } {
+export function findClose(text: string, from: number): { close: string; bodyEnd: number } {
   const next = nextOpen(text, from);
   let c = text.indexOf(CLOSE, from);
   while (c !== -1 && (next === -1 || c < next)) {
@@ -168,7 +168,7 @@ const LEGACY_HEADING = /^###[ \t]+\[([^\]\n]*)\](?:[ \t]+\[(\d{4}-\d{2}-\d{2}[^\
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}/;
 
 /** Splits a text span into plain text and legacy `### [category] [date] title` entries. */
-function pushText(
+export function pushText(
   sink: SegmentSink,
   raw: string,
   base: number,

@@ -12,7 +12,7 @@ import type { WorkflowLayout } from '@maestro/fs';
 import type { LoadedCorpus } from './corpus.js';
 import { buildLinks } from './history.js';
 import type { KnowledgeEntry } from './model.js';
-import { applyEntryEdits, type EntryEdits, requireSpecEntry, takenIds } from './spec-apply.js';
+import { applyEntryEdits, type EntryEdits, requireSpecEntry } from './spec-apply.js';
 import { editCorpus, type FileWrite, type WriteOptions } from './write.js';
 
 /** Writes for edits grouped per file (one text per file, all edits applied). */
@@ -214,7 +214,7 @@ export function backfillSids(
   options: WriteOptions = {},
 ): Promise<BackfillResult> {
   return editCorpus(layout, runtime, options, (loaded) => {
-    const taken = takenIds(loaded);
+    const taken = new Set(loaded.corpus.byId.keys()); // the whole corpus is loaded here
     const edits: EntryEdits = new Map();
     const assigned: BackfillResult['assigned'] = [];
     let legacySkipped = 0;

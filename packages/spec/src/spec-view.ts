@@ -43,7 +43,7 @@ function identity(file: string, sid: string | undefined, title: string, content:
   return { id: sid || derivedFromNormalized(file, title, normalized), contentHash: sha256(normalized) };
 }
 
-interface ViewContext {
+export interface ViewContext {
   file: string;
   issueFile: string;
   defaultCategory: string | null;
@@ -270,6 +270,16 @@ export function specFileEntries(
   return out;
 }
 
+/** What the entry views of one spec file share: its path, default category and issue list. */
+export function viewContext(
+  file: string,
+  issueFile: string,
+  frontmatter: Frontmatter | null,
+  issues: Issue[],
+): ViewContext {
+  return { file, issueFile, defaultCategory: frontmatterCategory(frontmatter, file), issues };
+}
+
 /**
  * `specFileEntries` one segment at a time: appends each entry's view to `out` (and its warnings
  * to `issues`) as the scanner (`scanSpecFile`) reaches it.
@@ -281,7 +291,7 @@ export function specEntrySink(
   issues: Issue[],
   out: KnowledgeEntry[],
 ): SegmentSink {
-  const ctx: ViewContext = { file, issueFile, defaultCategory: frontmatterCategory(frontmatter, file), issues };
+  const ctx = viewContext(file, issueFile, frontmatter, issues);
   const twins = new Map<string, number>();
   return (s) => {
     if (s.kind === 'text') return;

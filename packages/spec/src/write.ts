@@ -15,6 +15,7 @@ import {
   writeFileAtomic,
 } from '@maestro/fs';
 import { type LoadedCorpus, loadCorpusFiles } from './corpus.js';
+import { loadFilesWithIds } from './lookup.js';
 
 /** Options of every corpus write. */
 export interface WriteOptions {
@@ -43,20 +44,23 @@ export function requireWorkflow(layout: WorkflowLayout): void {
 /**
  * Runs a corpus edit: takes the project-wide corpus lock, rolls forward any interrupted
  * multi-file edit, reads the corpus fresh, lets `plan` decide the writes, then takes each target
- * file's own lock and writes atomically (several files through the intent journal).
+ * file's own lock and writes atomically (several files through the intent journal). With
+ * `onlyFiles`, a plan that reads only those files (plus ids and knowhow names, `LoadedCorpus.ids`
+ * / `knowhowFiles`) gets just them, through the store; the whole corpus when the store cannot.
  */
 export async function editCorpus<T>(
   layout: WorkflowLayout,
   runtime: Runtime,
   options: WriteOptions,
   plan: (loaded: LoadedCorpus) => { writes: FileWrite[]; result: T },
+  onlyFiles?: readonly string[],
 ): Promise<T> {
   requireWorkflow(layout);
   return withCorpusLock(
     layout,
     async () => {
       await recoverSpecEdit(layout);
-      const loaded = loadCorpusFiles(layout);
+      const loaded: LoadedCorpus = (onlyFiles && loadFilesWithIds(layout, onlyFiles)) || loadCorpusFiles(layout);
       const { writes, result } = plan(loaded);
       if (writes.length === 0) return result;
       refuseNonUtf8(loaded, writes);

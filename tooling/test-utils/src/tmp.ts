@@ -36,8 +36,15 @@ export function tmpProject(tree: Tree = {}): string {
   return root;
 }
 
+/**
+ * Derived state (`.workflow/.index/`: the store, search index, caches) is rebuilt from the text
+ * files at any time and may be written by any command, so before/after comparisons leave it out
+ * unless a `skip` is given.
+ */
+export const skipDerived = (rel: string): boolean => /(^|[\\/])\.index([\\/]|$)/.test(rel);
+
 /** Every file under `root` (relative path → content), for before/after comparisons. */
-export function readTree(root: string, skip: (rel: string) => boolean = () => false): Tree {
+export function readTree(root: string, skip: (rel: string) => boolean = skipDerived): Tree {
   const out: Tree = {};
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {

@@ -1,4 +1,4 @@
-import { loadCorpus, requireEntry } from '@maestro/spec';
+import { loadCorpus, lookupCorpus, requireEntry } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { entryText, positionals } from './spec-cli.js';
 
@@ -17,7 +17,7 @@ export const command: CommandModule = {
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
     const warnings: string[] = [];
-    const entry = requireEntry(loadCorpus(ctx.layout), id, 'knowhow', warnings);
+    const entry = requireEntry(lookupCorpus(ctx.layout, [id]) ?? loadCorpus(ctx.layout), id, 'knowhow', warnings);
     return { data: { entry }, text: entryText(entry), warnings };
   },
 };

@@ -1,4 +1,4 @@
-import { loadCorpus, specHistory } from '@maestro/spec';
+import { loadCorpus, lookupCorpus, specHistory } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { historyText, positionals } from './spec-cli.js';
 
@@ -14,7 +14,7 @@ export const command: CommandModule = {
   async run(ctx, args) {
     const [id] = positionals(args, ['sid'], 1, usage);
     const warnings: string[] = [];
-    const h = specHistory(loadCorpus(ctx.layout), id, warnings);
+    const h = specHistory(lookupCorpus(ctx.layout, [id], { links: true }) ?? loadCorpus(ctx.layout), id, warnings);
     return { data: h, text: historyText(h, 'maestro spec health'), warnings };
   },
 };

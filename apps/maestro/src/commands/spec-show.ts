@@ -1,4 +1,4 @@
-import { loadCorpus, requireEntry } from '@maestro/spec';
+import { loadCorpus, lookupCorpus, requireEntry } from '@maestro/spec';
 import type { CommandModule } from '../kit.js';
 import { entryText, positionals } from './spec-cli.js';
 
@@ -14,7 +14,8 @@ export const command: CommandModule = {
   async run(ctx, args) {
     const [id] = positionals(args, ['id'], 1, usage);
     const warnings: string[] = [];
-    const entry = requireEntry(loadCorpus(ctx.layout), id, 'spec', warnings);
+    const corpus = lookupCorpus(ctx.layout, [id]) ?? loadCorpus(ctx.layout);
+    const entry = requireEntry(corpus, id, 'spec', warnings);
     return { data: { entry }, text: entryText(entry), warnings };
   },
 };
