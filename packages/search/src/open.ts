@@ -111,7 +111,7 @@ async function refresh(
   const builtAtMs = Date.now();
   const dirs = statDirs(layout.workflow, [...CORPUS_DIRS, ...(p.prev?.manifest.dirs.map((d) => d.path) ?? [])]);
   const corpus = o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout);
-  const up = updateIndex(p.prev, corpus);
+  const up = await updateIndex(p.prev, corpus);
   const extraDirs = up.files.map((f) => dirname(f.path)).filter((d) => !dirs.some((x) => x.path === d));
   const buildId = up.changed || !p.prev ? randomBytes(8).toString('hex') : p.prev.manifest.build_id;
   const data = up.changed || !p.prev ? encodeIndex(up.index, buildId) : null;
