@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { readTree, runMaestroAsync, tmpDir } from '@maestro/test-utils';
+import { CLI_BIN, readTree, runMaestroAsync, tmpDir } from '@maestro/test-utils';
 import { afterAll, describe, expect, test } from 'vitest';
 
 // No search or context result may depend on the state of the derived index: built in memory
@@ -157,4 +157,50 @@ describe('search and context answer the same whatever the state of the index', (
     expect(single.memory.outputs).toEqual(threaded.memory.outputs);
     expect(single.rebuilt.outputs).toEqual(threaded.rebuilt.outputs);
   }, 300_000);
+});
+
+describe('building the index from two processes, or from one that is killed', () => {
+  const args = (root: string) => ['search', 'retry backoff', '--mode', 'relevance', '--json', '--workflow-root', root];
+  const results = (r: { json<T>(): T }) => JSON.stringify(r.json<{ results: unknown }>().results);
+
+  test('two first searches at once (each tokenising on two threads) agree and leave one fresh index', async () => {
+    const root = generated(2500);
+    backdate(root);
+    const e = { ...env, MAESTRO_SEARCH_WORKER: '1' };
+    const [a, b] = await Promise.all([
+      runMaestroAsync(args(root), { env: e }),
+      runMaestroAsync(args(root), { env: e }),
+    ]);
+    for (const r of [a, b]) expect(r.code, r.stderr).toBe(0);
+    expect(results(a)).toBe(results(b));
+    const after = await runMaestroAsync(args(root), { env });
+    expect(after.json<{ index: { status: string } }>().index.status).toBe('fresh');
+    expect(results(after)).toBe(results(a));
+    expect(existsSync(join(root, '.workflow/.index/search/index.lock'))).toBe(false);
+  }, 120_000);
+
+  test('an indexer killed while building leaves nothing that changes the next answer', async () => {
+    const root = generated(6000);
+    backdate(root);
+    const want = await runMaestroAsync([...args(root), '--read-only'], { env });
+    expect(want.code, want.stderr).toBe(0);
+    const child = spawn(process.execPath, [CLI_BIN, ...args(root)], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+    const lock = join(root, '.workflow/.index/search/index.lock');
+    for (let i = 0; i < 600 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(existsSync(lock), 'the indexer took the index lock').toBe(true);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    // killed mid-build: its lock is still there (a dead owner's lock is broken by the next search)
+    expect(existsSync(lock)).toBe(true);
+    const next = await runMaestroAsync(args(root), { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(results(next)).toBe(results(want));
+    expect(next.json<{ index: { status: string } }>().index.status).toMatch(/^(built|rebuilt)$/);
+    const again = await runMaestroAsync(args(root), { env });
+    expect(again.json<{ index: { status: string } }>().index.status).toBe('fresh');
+    expect(results(again)).toBe(results(want));
+  }, 120_000);
 });

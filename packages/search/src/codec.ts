@@ -449,8 +449,8 @@ function increasing(a: Uint32Array): boolean {
 }
 
 /**
- * Every size and offset checked against the header: O(terms + documents + blocks). A term's
- * postings are checked when a query first decodes them.
+ * Every table size and offset checked against the header: O(terms + blocks). A term's postings,
+ * a document's record and its text are checked when first read.
  */
 function checkTables(t: Tables, h: Header): void {
   const n = h.docs;
@@ -475,15 +475,7 @@ function checkTables(t: Tables, h: Header): void {
   ];
   if (perDoc.some((x) => x !== n)) throw new CorruptIndexError('the document tables do not match the document count');
   if (t.textBlocks.length !== h.blocks * 3) throw new CorruptIndexError('the text block table is truncated');
-  for (let d = 0; d < n; d++) {
-    if (t.recordIndex[d * 2] + t.recordIndex[d * 2 + 1] > h.sections.records[1]) {
-      throw new CorruptIndexError('section records is truncated');
-    }
-    const b = t.textIndex[d * 3];
-    if (b >= h.blocks || t.textIndex[d * 3 + 1] + t.textIndex[d * 3 + 2] > t.textBlocks[b * 3 + 2]) {
-      throw new CorruptIndexError('section text is truncated');
-    }
-  }
+  // Each document's record and text offsets are checked when it is first read (`doc`, `body`).
   for (let b = 0; b < h.blocks; b++) {
     if (t.textBlocks[b * 3] + t.textBlocks[b * 3 + 1] > h.sections.text[1]) {
       throw new CorruptIndexError('section text is truncated');
@@ -557,6 +549,7 @@ function openIndex(src: Source): { index: SearchIndex; buildId: string } {
   const recordText = (d: number): string => {
     const off = tables.recordIndex[d * 2];
     const len = tables.recordIndex[d * 2 + 1];
+    if (off + len > h.sections.records[1]) throw new CorruptIndexError('section records is truncated');
     if (!records && ++recordReads > RECORD_READS_BEFORE_BULK) {
       records = src.read(h.sections.records[0], h.sections.records[1]);
     }
@@ -599,8 +592,12 @@ function openIndex(src: Source): { index: SearchIndex; buildId: string } {
     return raw;
   };
   const body = (d: number) => {
+    const b = tables.textIndex[d * 3];
     const off = tables.textIndex[d * 3 + 1];
-    return block(tables.textIndex[d * 3]).toString('utf8', off, off + tables.textIndex[d * 3 + 2]);
+    const len = tables.textIndex[d * 3 + 2];
+    if (b >= h.blocks || off + len > tables.textBlocks[b * 3 + 2])
+      throw new CorruptIndexError('section text is truncated');
+    return block(b).toString('utf8', off, off + len);
   };
   const prepare = (ranks: readonly number[]) => {
     for (const r of ranks) {
