@@ -92,7 +92,9 @@ function varints(docs, tfs) {
   return Buffer.from(out);
 }
 const fileOf = new Uint32Array(index.size);
-manifest.files.forEach((f, i) => fileOf.fill(i, f.first, f.first + f.count));
+manifest.files.forEach((f, i) => {
+  fileOf.fill(i, f.first, f.first + f.count);
+});
 
 for (const layout of ['per-term', 'per-term-file']) {
   const tmp = mkdtempSync(join(tmpdir(), 'search-sqlite-'));
