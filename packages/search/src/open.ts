@@ -6,10 +6,11 @@ import { assertMayWrite, LockTimeoutError, type WorkflowLayout, withLock } from 
 import type { Corpus } from '@maestro/spec';
 import { CorruptIndexError, encodeIndex } from './codec.js';
 import { INDEX_FORMAT, TOKENIZER_REVISION } from './config.js';
-import { CORPUS_DIRS, staleReason, statDirs } from './freshness.js';
+import { CORPUS_DIRS, corpusBytes, staleReason, statDirs } from './freshness.js';
 import { type IndexManifest, MANIFEST_SCHEMA } from './manifest.js';
 import type { SearchIndex } from './model.js';
 import { DATA_FILE, readIndexData, readManifest, searchIndexDir, writeIndexFiles } from './persist.js';
+import { prestartWorker, releaseWorker } from './tokenize-pool.js';
 import { type PreviousIndex, updateIndex } from './update.js';
 
 export type IndexStatus = 'fresh' | 'revalidated' | 'updated' | 'built' | 'rebuilt';
@@ -110,8 +111,15 @@ async function refresh(
     : [];
   const builtAtMs = Date.now();
   const dirs = statDirs(layout.workflow, [...CORPUS_DIRS, ...(p.prev?.manifest.dirs.map((d) => d.path) ?? [])]);
-  const corpus = o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout);
-  const up = await updateIndex(p.prev, corpus);
+  // A build from scratch of a large corpus starts its tokenising worker while the corpus is parsed.
+  if (!p.prev) prestartWorker(corpusBytes(layout.workflow));
+  let up: Awaited<ReturnType<typeof updateIndex>>;
+  try {
+    const corpus = o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout);
+    up = await updateIndex(p.prev, corpus);
+  } finally {
+    releaseWorker();
+  }
   const extraDirs = up.files.map((f) => dirname(f.path)).filter((d) => !dirs.some((x) => x.path === d));
   const buildId = up.changed || !p.prev ? randomBytes(8).toString('hex') : p.prev.manifest.build_id;
   const data = up.changed || !p.prev ? encodeIndex(up.index, buildId) : null;

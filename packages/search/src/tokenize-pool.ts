@@ -10,6 +10,11 @@ export function docsHash(docs: readonly IndexDoc[], bodies: readonly string[]): 
   return sha256(JSON.stringify(docs.map((d, i) => [d, bodies[i]])));
 }
 
+/** `docsHash` from each document already in JSON (the same string: `[[doc,body],...]` without spaces). */
+export function docsHashJson(docJson: readonly string[], bodies: readonly string[]): string {
+  return sha256(`[${docJson.map((d, i) => `[${d},${JSON.stringify(bodies[i])}]`).join(',')}]`);
+}
+
 /** The documents of one corpus file to tokenise; `hash` null when it is still to be computed. */
 export interface TokenizeGroup {
   docs: IndexDoc[];
@@ -18,7 +23,8 @@ export interface TokenizeGroup {
 }
 
 export interface WorkerInput {
-  docs: IndexDoc[];
+  /** Each document as JSON: strings only, which cross to the worker far cheaper than objects. */
+  docJson: string[];
   bodies: string[];
   /** [from, to) document ranges (of this input) whose hash the worker computes. */
   hashGroups: [number, number][];
@@ -50,15 +56,50 @@ function workerScript(): string | null {
   return existsSync(path) ? path : null;
 }
 
+/** A worker started ahead of a build that looks large (see `prestartWorker`), not yet given work. */
+let spare: Worker | null = null;
+
+function spawnWorker(script: string): Worker | null {
+  try {
+    const w = new Worker(script);
+    // A failure before it is used (no threads, out of memory) only means it will not be used.
+    w.on('error', () => {
+      if (spare === w) spare = null;
+    });
+    return w;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the tokenising worker now when a build of about `chars` characters of text is coming, so
+ * its start-up overlaps the corpus parse. `tokenizeGroups` uses it; `releaseWorker` ends it if not.
+ */
+export function prestartWorker(chars: number): void {
+  if (spare || process.env.MAESTRO_SEARCH_WORKER === '0') return;
+  if (chars < WORKER_MIN_CHARS && process.env.MAESTRO_SEARCH_WORKER !== '1') return;
+  const script = workerScript();
+  spare = script ? spawnWorker(script) : null;
+  spare?.unref(); // an idle spare never keeps the process alive
+}
+
+/** Ends a worker started by `prestartWorker` that no build used. */
+export function releaseWorker(): void {
+  const w = spare;
+  spare = null;
+  if (w) void w.terminate();
+}
+
 function startWorker(script: string, input: WorkerInput): Promise<WorkerOutput | null> {
   return new Promise((resolve) => {
-    let worker: Worker;
-    try {
-      worker = new Worker(script, { workerData: input });
-    } catch {
+    const worker = spare ?? spawnWorker(script);
+    spare = null;
+    if (!worker) {
       resolve(null);
       return;
     }
+    worker.ref();
     let done = false;
     const finish = (v: WorkerOutput | null) => {
       if (done) return;
@@ -70,6 +111,7 @@ function startWorker(script: string, input: WorkerInput): Promise<WorkerOutput |
     // A worker that cannot run (no threads, out of memory) is no reason to fail: the caller tokenises.
     worker.once('error', () => finish(null));
     worker.once('exit', () => finish(null));
+    worker.postMessage(input);
   });
 }
 
@@ -128,7 +170,7 @@ export async function tokenizeGroups(
       at += n;
     }
     pending = startWorker(script, {
-      docs: remote.map(({ g, i }) => groups[g].docs[i]),
+      docJson: remote.map(({ g, i }) => JSON.stringify(groups[g].docs[i])),
       bodies: remote.map(({ g, i }) => groups[g].bodies[i]),
       hashGroups,
     });

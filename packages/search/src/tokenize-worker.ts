@@ -1,11 +1,13 @@
 // The tokenising half of a large (re)build, run on a worker thread: see tokenize-pool.ts.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { fieldTexts, TermTable, tokenizeFields } from './build.js';
+import type { IndexDoc } from './model.js';
 import type { WorkerInput, WorkerOutput } from './tokenize-pool.js';
-import { docsHash } from './tokenize-pool.js';
+import { docsHashJson } from './tokenize-pool.js';
 
 function run(input: WorkerInput): WorkerOutput {
-  const { docs, bodies, hashGroups } = input;
+  const { docJson, bodies, hashGroups } = input;
+  const docs = docJson.map((j) => JSON.parse(j) as IndexDoc);
   const table = new TermTable();
   const offsets = new Uint32Array(docs.length + 1);
   const lengths = new Uint32Array(docs.length * 4);
@@ -26,12 +28,15 @@ function run(input: WorkerInput): WorkerOutput {
     tfs.set(p, at);
     at += p.length;
   }
-  const hashes = hashGroups.map(([from, to]) => docsHash(docs.slice(from, to), bodies.slice(from, to)));
+  const hashes = hashGroups.map(([from, to]) => docsHashJson(docJson.slice(from, to), bodies.slice(from, to)));
   return { terms: table.terms, termIds, tfs, offsets, lengths, hashes };
 }
 
-const input = workerData as WorkerInput;
-const out = run(input);
-// Plain ArrayBuffers (made here), moved rather than copied.
-const moved = [out.termIds, out.tfs, out.offsets, out.lengths].map((a) => a.buffer as ArrayBuffer);
-parentPort?.postMessage(out, moved);
+// The input comes as a message, so that the worker can be started (and load its modules) while
+// the calling thread is still reading the corpus.
+parentPort?.once('message', (input: WorkerInput) => {
+  const out = run(input);
+  // Plain ArrayBuffers (made here), moved rather than copied.
+  const moved = [out.termIds, out.tfs, out.offsets, out.lengths].map((a) => a.buffer as ArrayBuffer);
+  parentPort?.postMessage(out, moved);
+});
