@@ -194,7 +194,10 @@ export function explodeIndex(index: SearchIndex, keep: Uint8Array, table: TermTa
     if (!keep[d]) continue;
     out[d] = {
       doc: index.doc(d),
-      body: index.body(d),
+      // read (and inflated) only if asked for: an update copies unchanged files' text blocks as stored
+      get body() {
+        return index.body(d);
+      },
       termIds: ids.subarray(count[d], count[d + 1]),
       tfs: tfs.subarray(count[d] * 4, count[d + 1] * 4),
       lengths: index.lengths.subarray(d * 4, d * 4 + 4),

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CTX, entry } from '../test/entries.js';
 import { buildIndex } from './build.js';
-import { CorruptIndexError, decodeIndex, encodeIndex, openIndexFile } from './codec.js';
+import {
+  CorruptIndexError,
+  compressBodiesSync,
+  decodeIndex,
+  encodeIndex,
+  openIndexFile,
+  TextBuilder,
+} from './codec.js';
 import { parseManifest } from './manifest.js';
 import { rankIndex } from './rank.js';
 import { IndexManifestSchema } from './schemas.js';
@@ -113,6 +120,25 @@ describe('index.bin', () => {
     expect(bytes.length).toBeLessThan(text / 4);
     const { index } = decodeIndex(bytes);
     for (const d of [0, 57, 199]) expect(index.body(d)).toBe(built.body(d));
+  });
+
+  it('cuts text blocks at file starts, so an update can copy a file’s blocks as they are', () => {
+    const long = Array.from({ length: 30 }, (_, i) =>
+      entry(`S-${i}`, { title: `Rule ${i}`, content: `Rule ${i}: retry with backoff. `.repeat(200) }),
+    );
+    const built = buildIndex(long);
+    const bodies = Array.from({ length: built.size }, (_, d) => built.body(d));
+    const { index } = decodeIndex(encodeIndex(built, 'b', compressBodiesSync(bodies, [0, 10, 25])));
+    expect(index.textBlocksOf?.(10, 15)).not.toBeNull();
+    expect(index.textBlocksOf?.(25, 5)).not.toBeNull();
+    expect(index.textBlocksOf?.(11, 14)).toBeNull(); // shares a block with document 10
+    // copied into another index, the blocks still give the same text
+    const out = new TextBuilder(built.size);
+    out.copy(0, index.textBlocksOf!(0, 10)!);
+    for (let d = 10; d < 25; d++) out.add(d, bodies[d]);
+    out.copy(25, index.textBlocksOf!(25, 5)!);
+    const again = decodeIndex(encodeIndex(built, 'c', out.finish())).index;
+    for (let d = 0; d < built.size; d++) expect(again.body(d)).toBe(bodies[d]);
   });
 
   it('encodes an empty corpus', () => {

@@ -139,6 +139,8 @@ function blob(strings: string[]): { index: Uint32Array; data: Buffer } {
   return { index, data };
 }
 
+const DEFLATE = { level: 1 } as const;
+
 /** The bodies cut into blocks and deflated: what the `text`, `textIndex` and `textBlocks` sections hold. */
 export interface TextBlocks {
   /** Per document: block, offset in the inflated block, byte length. */
@@ -149,35 +151,73 @@ export interface TextBlocks {
   rawLengths: number[];
 }
 
-const DEFLATE = { level: 1 } as const;
-
 /**
  * The text sections: consecutive bodies grouped into blocks of about `TEXT_BLOCK_BYTES` (whole
- * documents), each deflated as soon as it is full, so only one raw block is held at a time.
+ * documents), each deflated as soon as it is full, so only one raw block is held at a time. A block
+ * also ends before each document listed in `breaks` (the first document of each corpus file), so a
+ * file's blocks hold that file's documents only and an update can carry them over unchanged.
  */
-export function compressBodiesSync(bodies: readonly string[]): TextBlocks {
-  const index = new Uint32Array(bodies.length * 3);
-  const blocks: Buffer[] = [];
-  const rawLengths: number[] = [];
-  let parts: Buffer[] = [];
-  let size = 0;
-  const flush = () => {
-    blocks.push(deflateRawSync(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), DEFLATE));
-    rawLengths.push(size);
-    parts = [];
-    size = 0;
-  };
+export function compressBodiesSync(bodies: readonly string[], breaks: readonly number[] = []): TextBlocks {
+  const out = new TextBuilder(bodies.length);
+  let next = 0;
   bodies.forEach((body, d) => {
-    if (size >= TEXT_BLOCK_BYTES) flush();
-    const b = Buffer.from(body, 'utf8');
-    index[d * 3] = blocks.length;
-    index[d * 3 + 1] = size;
-    index[d * 3 + 2] = b.length;
-    parts.push(b);
-    size += b.length;
+    while (next < breaks.length && breaks[next] < d) next++;
+    if (next < breaks.length && breaks[next] === d) out.flush();
+    out.add(d, body);
   });
-  if (parts.length > 0) flush();
-  return { index, blocks, rawLengths };
+  return out.finish();
+}
+
+/** Builds the text sections document by document, or by copying another index's blocks. */
+export class TextBuilder {
+  private readonly index: Uint32Array;
+  private readonly blocks: Buffer[] = [];
+  private readonly rawLengths: number[] = [];
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  constructor(docs: number) {
+    this.index = new Uint32Array(docs * 3);
+  }
+
+  /** Ends the current block (if it has anything). */
+  flush(): void {
+    if (this.parts.length === 0) return;
+    this.blocks.push(
+      deflateRawSync(this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size), DEFLATE),
+    );
+    this.rawLengths.push(this.size);
+    this.parts = [];
+    this.size = 0;
+  }
+
+  add(d: number, body: string): void {
+    if (this.size >= TEXT_BLOCK_BYTES) this.flush();
+    const b = Buffer.from(body, 'utf8');
+    this.index[d * 3] = this.blocks.length;
+    this.index[d * 3 + 1] = this.size;
+    this.index[d * 3 + 2] = b.length;
+    this.parts.push(b);
+    this.size += b.length;
+  }
+
+  /** Appends whole blocks of another index for documents `first ..` (`index` relative to `copy.blocks`). */
+  copy(first: number, copy: TextBlocks): void {
+    this.flush();
+    const base = this.blocks.length;
+    for (let i = 0; i < copy.index.length / 3; i++) {
+      this.index[(first + i) * 3] = base + copy.index[i * 3];
+      this.index[(first + i) * 3 + 1] = copy.index[i * 3 + 1];
+      this.index[(first + i) * 3 + 2] = copy.index[i * 3 + 2];
+    }
+    for (const b of copy.blocks) this.blocks.push(b);
+    for (const r of copy.rawLengths) this.rawLengths.push(r);
+  }
+
+  finish(): TextBlocks {
+    this.flush();
+    return { index: this.index, blocks: this.blocks, rawLengths: this.rawLengths };
+  }
 }
 
 /** A growable byte buffer for the postings. */
@@ -599,6 +639,32 @@ function openIndex(src: Source): { index: SearchIndex; buildId: string } {
       throw new CorruptIndexError('section text is truncated');
     return block(b).toString('utf8', off, off + len);
   };
+  /** The blocks holding exactly documents first .. first + count − 1 (compressed, as stored), or null. */
+  const textBlocksOf = (first: number, count: number): TextBlocks | null => {
+    if (count === 0) return { index: new Uint32Array(0), blocks: [], rawLengths: [] };
+    const ti = tables.textIndex;
+    const last = first + count - 1;
+    if (first < 0 || last >= n) return null;
+    const b0 = ti[first * 3];
+    const b1 = ti[last * 3];
+    // whole blocks only: nobody else's document in the first or the last block
+    if (ti[first * 3 + 1] !== 0 || (first > 0 && ti[(first - 1) * 3] === b0)) return null;
+    if (last + 1 < n && ti[(last + 1) * 3] === b1) return null;
+    if (b1 >= h.blocks || b1 < b0) return null;
+    const index = new Uint32Array(count * 3);
+    for (let i = 0; i < count; i++) {
+      index[i * 3] = ti[(first + i) * 3] - b0;
+      index[i * 3 + 1] = ti[(first + i) * 3 + 1];
+      index[i * 3 + 2] = ti[(first + i) * 3 + 2];
+    }
+    const blocks: Buffer[] = [];
+    const rawLengths: number[] = [];
+    for (let b = b0; b <= b1; b++) {
+      blocks.push(src.read(h.sections.text[0] + tables.textBlocks[b * 3], tables.textBlocks[b * 3 + 1]));
+      rawLengths.push(tables.textBlocks[b * 3 + 2]);
+    }
+    return { index, blocks, rawLengths };
+  };
   const prepare = (ranks: readonly number[]) => {
     for (const r of ranks) {
       if (r < 0 || r >= decoded.length || decoded[r]) continue;
@@ -612,6 +678,7 @@ function openIndex(src: Source): { index: SearchIndex; buildId: string } {
     body,
     prepare,
     termRank,
+    textBlocksOf,
     flags: tables.flags,
     dateDays: tables.dateDays,
     // Materialised only by whole-index work (an incremental update, re-encoding).

@@ -1,4 +1,5 @@
 import type { EntryStatus, KnowledgeStore } from '@maestro/spec';
+import type { TextBlocks } from './codec.js';
 
 /** What the index keeps of a `KnowledgeEntry` besides its body text (which is stored separately). */
 export interface IndexDoc {
@@ -43,6 +44,11 @@ export interface SearchIndex {
   prepare?(ranks: readonly number[]): void;
   /** Position of `term` in `terms`, or -1, without materialising `terms` (an index opened from disk). */
   termRank?(term: string): number;
+  /**
+   * The stored, still-compressed text blocks holding exactly these documents (an index opened
+   * from disk), or null when a block also holds other documents: what an update copies over.
+   */
+  textBlocksOf?(first: number, count: number): TextBlocks | null;
   /** Per document: days since the epoch of its `date`, NaN when undated. */
   dateDays: Float64Array;
   terms: string[];

@@ -18,6 +18,8 @@ export interface UpdatedIndex {
   reindexed: number;
   /** False when the documents are exactly the previous ones, in the same order (index.bin can stay). */
   changed: boolean;
+  /** Files carried over from the previous index: their documents' first position there and here. */
+  reused: { first: number; oldFirst: number; count: number }[];
 }
 
 const MAX_ISSUES = 20;
@@ -116,7 +118,7 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
       first += f.entries.length;
       return r;
     });
-    return { index: prev.index, files: records, issues, reindexed: 0, changed: false };
+    return { index: prev.index, files: records, issues, reindexed: 0, changed: false, reused: [] };
   }
 
   const table = new TermTable();
@@ -132,10 +134,12 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
   const tokenized = await tokenizeGroups(groups, table);
   const forward: ForwardDoc[] = [];
   const records: ManifestFile[] = [];
+  const reused: UpdatedIndex['reused'] = [];
   let reindexed = 0;
   let t = 0;
   for (const f of files) {
     if (f.reuse) {
+      reused.push({ first: forward.length, oldFirst: f.reuse.first, count: f.reuse.count });
       records.push(record(f, forward.length, f.hash!));
       for (let d = f.reuse.first; d < f.reuse.first + f.reuse.count; d++) forward.push(old[d]!);
     } else {
@@ -144,5 +148,5 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
       reindexed += f.entries.length;
     }
   }
-  return { index: assembleIndex(forward, table), files: records, issues, reindexed, changed: true };
+  return { index: assembleIndex(forward, table), files: records, issues, reindexed, changed: true, reused };
 }
