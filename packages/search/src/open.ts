@@ -156,11 +156,13 @@ async function refresh(
  */
 function textOf(up: UpdatedIndex, prev: SearchIndex | null): TextBlocks {
   const out = new TextBuilder(up.index.size);
-  const reused = new Map(up.reused.map((r) => [r.first, r]));
+  // By path: a file without entries starts where the next one does.
+  const reused = new Map(up.reused.map((r) => [r.path, r]));
   for (const f of up.files) {
-    const r = reused.get(f.first);
-    const stored = r && prev?.textBlocksOf ? prev.textBlocksOf(r.oldFirst, r.count) : null;
-    if (stored && f.count > 0) {
+    if (f.count === 0) continue;
+    const r = reused.get(f.path);
+    const stored = r && r.first === f.first && prev?.textBlocksOf ? prev.textBlocksOf(r.oldFirst, r.count) : null;
+    if (stored && stored.index.length === f.count * 3) {
       out.copy(f.first, stored);
       continue;
     }

@@ -19,7 +19,7 @@ export interface UpdatedIndex {
   /** False when the documents are exactly the previous ones, in the same order (index.bin can stay). */
   changed: boolean;
   /** Files carried over from the previous index: their documents' first position there and here. */
-  reused: { first: number; oldFirst: number; count: number }[];
+  reused: { path: string; first: number; oldFirst: number; count: number }[];
 }
 
 const MAX_ISSUES = 20;
@@ -139,7 +139,7 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
   let t = 0;
   for (const f of files) {
     if (f.reuse) {
-      reused.push({ first: forward.length, oldFirst: f.reuse.first, count: f.reuse.count });
+      reused.push({ path: f.path, first: forward.length, oldFirst: f.reuse.first, count: f.reuse.count });
       records.push(record(f, forward.length, f.hash!));
       for (let d = f.reuse.first; d < f.reuse.first + f.reuse.count; d++) forward.push(old[d]!);
     } else {
