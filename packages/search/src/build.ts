@@ -84,25 +84,32 @@ export function fieldTexts(doc: IndexDoc, body: string): [string, string, string
 }
 
 export function tokenizeDoc(doc: IndexDoc, body: string, table: TermTable): ForwardDoc {
-  const slotOf = new Map<number, number>();
-  const ids: number[] = [];
+  const local = tokenizeFields(fieldTexts(doc, body));
+  const ids = new Uint32Array(local.terms.length);
+  for (let i = 0; i < ids.length; i++) ids[i] = table.intern(local.terms[i]);
+  return { doc, body, termIds: ids, tfs: local.tfs, lengths: local.lengths };
+}
+
+/**
+ * One document's distinct terms (first-seen order) with 4 field frequencies each, and its field
+ * lengths. Terms are counted per document by string and interned once each, not per occurrence.
+ */
+export function tokenizeFields(texts: readonly string[]): { terms: string[]; tfs: Uint8Array; lengths: number[] } {
+  const slotOf = new Map<string, number>();
   const tf: number[] = [];
   const lengths = [0, 0, 0, 0];
-  const texts = fieldTexts(doc, body);
   for (let f = 0; f < 4; f++) {
     lengths[f] = analyzeDocument(texts[f], (term) => {
-      const id = table.intern(term);
-      let slot = slotOf.get(id);
+      let slot = slotOf.get(term);
       if (slot === undefined) {
-        slot = ids.length;
-        slotOf.set(id, slot);
-        ids.push(id);
+        slot = slotOf.size;
+        slotOf.set(term, slot);
         tf.push(0, 0, 0, 0);
       }
       if (tf[slot * 4 + f] < 255) tf[slot * 4 + f]++;
     });
   }
-  return { doc, body, termIds: Uint32Array.from(ids), tfs: Uint8Array.from(tf), lengths };
+  return { terms: [...slotOf.keys()], tfs: Uint8Array.from(tf), lengths };
 }
 
 /** Builds the inverted index from forward documents (document order is kept). */
@@ -160,6 +167,7 @@ export function assembleIndex(forward: readonly ForwardDoc[], table: TermTable):
  */
 export function explodeIndex(index: SearchIndex, keep: Uint8Array, table: TermTable): (ForwardDoc | undefined)[] {
   const n = index.size;
+  index.prepare?.(index.terms.map((_, t) => t));
   const { postDoc, postTf, termStart, terms } = index;
   const count = new Uint32Array(n + 1);
   for (let p = 0; p < postDoc.length; p++) if (postDoc[p] < n && keep[postDoc[p]]) count[postDoc[p] + 1]++;
@@ -186,7 +194,10 @@ export function explodeIndex(index: SearchIndex, keep: Uint8Array, table: TermTa
     if (!keep[d]) continue;
     out[d] = {
       doc: index.doc(d),
-      body: index.body(d),
+      // read (and inflated) only if asked for: an update copies unchanged files' text blocks as stored
+      get body() {
+        return index.body(d);
+      },
       termIds: ids.subarray(count[d], count[d + 1]),
       tfs: tfs.subarray(count[d] * 4, count[d + 1] * 4),
       lengths: index.lengths.subarray(d * 4, d * 4 + 4),

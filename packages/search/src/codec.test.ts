@@ -1,7 +1,17 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CTX, entry } from '../test/entries.js';
 import { buildIndex } from './build.js';
-import { CorruptIndexError, decodeIndex, encodeIndex } from './codec.js';
+import {
+  CorruptIndexError,
+  compressBodiesSync,
+  decodeIndex,
+  encodeIndex,
+  openIndexFile,
+  TextBuilder,
+} from './codec.js';
 import { parseManifest } from './manifest.js';
 import { rankIndex } from './rank.js';
 import { IndexManifestSchema } from './schemas.js';
@@ -67,6 +77,68 @@ describe('index.bin', () => {
       expect(() => decodeIndex(buf)).toThrow(CorruptIndexError);
       expect(() => decodeIndex(buf)).toThrow(msg);
     }
+  });
+
+  it('opens a file without reading it whole and answers exactly like the built index', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maestro-codec-'));
+    const built = buildIndex(corpus);
+    writeFileSync(join(dir, 'index.bin'), encodeIndex(built, 'f1'));
+    const { index, buildId, bytes } = openIndexFile(join(dir, 'index.bin'));
+    expect([buildId, bytes]).toEqual(['f1', statSync(join(dir, 'index.bin')).size]);
+    expect(index.termRank?.('retry')).toBe(built.terms.indexOf('retry'));
+    expect(index.termRank?.('absent')).toBe(-1);
+    for (const q of ['retry', '图', 'json', '"exponential backoff"']) {
+      const o = { includeDeprecated: true };
+      expect(rankIndex(index, q, o, CTX)).toEqual(rankIndex(built, q, o, CTX));
+    }
+    expect(index.terms).toEqual(built.terms);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds damage inside a term’s postings or a text block when a query first reads them', () => {
+    const built = buildIndex(corpus);
+    const bytes = encodeIndex(built, 'x');
+    const header = JSON.parse(bytes.toString('utf8', 8, 8 + bytes.readUInt32LE(4)));
+    const postings = Buffer.from(bytes);
+    postings.fill(0xff, header.sections.postings[0], header.sections.postings[0] + header.sections.postings[1]);
+    const damagedPostings = decodeIndex(postings).index; // the tables are intact: it opens
+    expect(() => rankIndex(damagedPostings, 'retry', {}, CTX)).toThrow(CorruptIndexError);
+    expect(() => rankIndex(damagedPostings, 'retry', {}, CTX)).toThrow(/postings of term \d+ are damaged/);
+    const text = Buffer.from(bytes);
+    text.fill(0x00, header.sections.text[0], header.sections.text[0] + header.sections.text[1]);
+    expect(() => decodeIndex(text).index.body(0)).toThrow(CorruptIndexError);
+  });
+
+  it('keeps body text compressed: the file is smaller than the text it holds', () => {
+    const long = Array.from({ length: 200 }, (_, i) =>
+      entry(`S-${i}`, { title: `Rule ${i}`, content: 'Retry failed calls with exponential backoff. '.repeat(40) }),
+    );
+    const built = buildIndex(long);
+    let text = 0;
+    for (let d = 0; d < built.size; d++) text += Buffer.byteLength(built.body(d));
+    const bytes = encodeIndex(built, 'z');
+    expect(bytes.length).toBeLessThan(text / 4);
+    const { index } = decodeIndex(bytes);
+    for (const d of [0, 57, 199]) expect(index.body(d)).toBe(built.body(d));
+  });
+
+  it('cuts text blocks at file starts, so an update can copy a file’s blocks as they are', () => {
+    const long = Array.from({ length: 30 }, (_, i) =>
+      entry(`S-${i}`, { title: `Rule ${i}`, content: `Rule ${i}: retry with backoff. `.repeat(200) }),
+    );
+    const built = buildIndex(long);
+    const bodies = Array.from({ length: built.size }, (_, d) => built.body(d));
+    const { index } = decodeIndex(encodeIndex(built, 'b', compressBodiesSync(bodies, [0, 10, 25])));
+    expect(index.textBlocksOf?.(10, 15)).not.toBeNull();
+    expect(index.textBlocksOf?.(25, 5)).not.toBeNull();
+    expect(index.textBlocksOf?.(11, 14)).toBeNull(); // shares a block with document 10
+    // copied into another index, the blocks still give the same text
+    const out = new TextBuilder(built.size);
+    out.copy(0, index.textBlocksOf!(0, 10)!);
+    for (let d = 10; d < 25; d++) out.add(d, bodies[d]);
+    out.copy(25, index.textBlocksOf!(25, 5)!);
+    const again = decodeIndex(encodeIndex(built, 'c', out.finish())).index;
+    for (let d = 0; d < built.size; d++) expect(again.body(d)).toBe(bodies[d]);
   });
 
   it('encodes an empty corpus', () => {

@@ -18,6 +18,17 @@ function markdownNames(dir: string): string[] | null {
   }
 }
 
+/** Total size of the `*.md` files the corpus loader reads (a size estimate before parsing). */
+export function corpusBytes(workflow: string): number {
+  let total = 0;
+  for (const d of CORPUS_DIRS) {
+    for (const name of markdownNames(join(workflow, d)) ?? []) {
+      total += statSync(join(workflow, d, name), { throwIfNoEntry: false })?.size ?? 0;
+    }
+  }
+  return total;
+}
+
 function dirMtime(abs: string): number | null {
   const st = statSync(abs, { throwIfNoEntry: false });
   return st?.isDirectory() ? st.mtimeMs : null;

@@ -1,4 +1,5 @@
 import type { EntryStatus, KnowledgeStore } from '@maestro/spec';
+import type { TextBlocks } from './codec.js';
 
 /** What the index keeps of a `KnowledgeEntry` besides its body text (which is stored separately). */
 export interface IndexDoc {
@@ -25,6 +26,7 @@ export interface IndexDoc {
  * with field term frequencies `postTf[4p .. 4p+3]` (title, tags, description, body; capped at 255).
  * What every query needs of every matching document (store, status, date) is in typed arrays;
  * the rest of a document (`doc`, `body`) is decoded only for the few that are shown or compared.
+ * An index opened from `index.bin` decodes a term's postings only when `prepare` is asked for it.
  */
 export interface SearchIndex {
   /** Number of documents. */
@@ -35,6 +37,18 @@ export interface SearchIndex {
   body(d: number): string;
   /** Per document: `FLAG_KNOWHOW` (else spec) | `FLAG_DEPRECATED`. */
   flags: Uint8Array;
+  /**
+   * Makes the postings of these terms (positions in `terms`; negative ones are ignored) readable
+   * in `postDoc` / `postTf`. Absent when every posting is already in memory (a just-built index).
+   */
+  prepare?(ranks: readonly number[]): void;
+  /** Position of `term` in `terms`, or -1, without materialising `terms` (an index opened from disk). */
+  termRank?(term: string): number;
+  /**
+   * The stored, still-compressed text blocks holding exactly these documents (an index opened
+   * from disk), or null when a block also holds other documents: what an update copies over.
+   */
+  textBlocksOf?(first: number, count: number): TextBlocks | null;
   /** Per document: days since the epoch of its `date`, NaN when undated. */
   dateDays: Float64Array;
   terms: string[];

@@ -104,6 +104,33 @@ describe('incremental updates', () => {
     expect((await t.open()).status).toBe('fresh');
   });
 
+  it('carries unchanged files’ text over from index.bin, next to a file without entries', async () => {
+    const t = setup();
+    writeCorpusFile(t.root, 'specs/b-empty.md', []); // starts where coding.md starts
+    await t.open();
+    const fromDisk = () => {
+      // a new mtime makes this process read index.bin again instead of its in-memory copy
+      const later = new Date(Date.now() + 5_000);
+      utimesSync(join(t.dir, 'index.bin'), later, later);
+    };
+    fromDisk();
+    writeCorpusFile(t.root, 'specs/coding.md', [
+      ['S-1', { title: 'Retry with jitter', content: 'Retry failed calls with jitter.' }],
+      ['S-2', { title: 'Close handles', content: 'Close file handles in finally blocks, always.' }],
+    ]);
+    const up = await t.open();
+    expect(up).toMatchObject({ status: 'updated', reindexed: 2 });
+    fromDisk();
+    const warm = await t.open();
+    expect(warm.status).toBe('fresh');
+    rmSync(t.layout.index, { recursive: true });
+    const rebuilt = await t.open();
+    const bodies = (i: typeof up.index) => Array.from({ length: i.size }, (_, d) => i.body(d));
+    expect(bodies(rebuilt.index)).toContain('Retry failed calls with jitter.');
+    expect(bodies(up.index)).toEqual(bodies(rebuilt.index));
+    expect(bodies(warm.index)).toEqual(bodies(rebuilt.index));
+  });
+
   it('keeps index.bin when only timestamps changed (the entries hash is the same)', async () => {
     const t = setup();
     await t.open();

@@ -4,13 +4,14 @@ import { dirname, join } from 'node:path';
 import { isMaestroError } from '@maestro/core';
 import { assertMayWrite, LockTimeoutError, type WorkflowLayout, withLock } from '@maestro/fs';
 import type { Corpus } from '@maestro/spec';
-import { CorruptIndexError, encodeIndex } from './codec.js';
+import { CorruptIndexError, encodeIndex, type TextBlocks, TextBuilder } from './codec.js';
 import { INDEX_FORMAT, TOKENIZER_REVISION } from './config.js';
-import { CORPUS_DIRS, staleReason, statDirs } from './freshness.js';
+import { CORPUS_DIRS, corpusBytes, staleReason, statDirs } from './freshness.js';
 import { type IndexManifest, MANIFEST_SCHEMA } from './manifest.js';
 import type { SearchIndex } from './model.js';
 import { DATA_FILE, readIndexData, readManifest, searchIndexDir, writeIndexFiles } from './persist.js';
-import { type PreviousIndex, updateIndex } from './update.js';
+import { prestartWorker, releaseWorker } from './tokenize-pool.js';
+import { type PreviousIndex, type UpdatedIndex, updateIndex } from './update.js';
 
 export type IndexStatus = 'fresh' | 'revalidated' | 'updated' | 'built' | 'rebuilt';
 
@@ -110,11 +111,18 @@ async function refresh(
     : [];
   const builtAtMs = Date.now();
   const dirs = statDirs(layout.workflow, [...CORPUS_DIRS, ...(p.prev?.manifest.dirs.map((d) => d.path) ?? [])]);
-  const corpus = o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout);
-  const up = updateIndex(p.prev, corpus);
+  // A build from scratch of a large corpus starts its tokenising worker while the corpus is parsed.
+  if (!p.prev) prestartWorker(corpusBytes(layout.workflow));
+  let up: Awaited<ReturnType<typeof updateIndex>>;
+  try {
+    const corpus = o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout);
+    up = await updateIndex(p.prev, corpus);
+  } finally {
+    releaseWorker();
+  }
   const extraDirs = up.files.map((f) => dirname(f.path)).filter((d) => !dirs.some((x) => x.path === d));
   const buildId = up.changed || !p.prev ? randomBytes(8).toString('hex') : p.prev.manifest.build_id;
-  const data = up.changed || !p.prev ? encodeIndex(up.index, buildId) : null;
+  const data = up.changed || !p.prev ? encodeIndex(up.index, buildId, textOf(up, p.prev?.index ?? null)) : null;
   const manifest: IndexManifest = {
     schema_version: MANIFEST_SCHEMA,
     format: INDEX_FORMAT,
@@ -140,6 +148,28 @@ async function refresh(
   }
   const status = !p.prev ? (p.rebuild ? 'rebuilt' : 'built') : up.changed ? 'updated' : 'revalidated';
   return { index: up.index, status, reindexed: up.reindexed, persisted, issues: up.issues, warnings };
+}
+
+/**
+ * The text sections of an updated index, one file's documents per run of blocks: a file carried
+ * over from the previous index keeps its stored blocks (copied, not inflated and deflated again).
+ */
+function textOf(up: UpdatedIndex, prev: SearchIndex | null): TextBlocks {
+  const out = new TextBuilder(up.index.size);
+  // By path: a file without entries starts where the next one does.
+  const reused = new Map(up.reused.map((r) => [r.path, r]));
+  for (const f of up.files) {
+    if (f.count === 0) continue;
+    const r = reused.get(f.path);
+    const stored = r && r.first === f.first && prev?.textBlocksOf ? prev.textBlocksOf(r.oldFirst, r.count) : null;
+    if (stored && stored.index.length === f.count * 3) {
+      out.copy(f.first, stored);
+      continue;
+    }
+    out.flush();
+    for (let d = f.first; d < f.first + f.count; d++) out.add(d, up.index.body(d));
+  }
+  return out.finish();
 }
 
 /**

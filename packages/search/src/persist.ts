@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type WorkflowLayout, writeFileAtomic } from '@maestro/fs';
-import { CorruptIndexError, decodeIndex } from './codec.js';
+import { CorruptIndexError, openIndexFile } from './codec.js';
 import { CorruptManifestError, type IndexManifest, parseManifest } from './manifest.js';
 import type { SearchIndex } from './model.js';
 
@@ -44,20 +44,22 @@ export function readManifest(dir: string): ManifestRead {
 }
 
 /**
- * Reads index.bin for a manifest; throws `CorruptIndexError` when it is missing, the wrong size,
- * malformed, or from another build (a torn manifest/data pair).
+ * Opens index.bin for a manifest (its tables now, postings and texts when a query needs them);
+ * throws `CorruptIndexError` when it is missing, the wrong size, malformed, or from another build
+ * (a torn manifest/data pair).
  */
 export function readIndexData(dir: string, manifest: IndexManifest): SearchIndex {
-  let buf: Buffer | null;
+  let opened: ReturnType<typeof openIndexFile>;
   try {
-    buf = readIfExists(join(dir, DATA_FILE));
+    opened = openIndexFile(join(dir, DATA_FILE));
   } catch (err) {
+    if (err instanceof CorruptIndexError) throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CorruptIndexError('index.bin is missing');
     throw new CorruptIndexError(`index.bin is unreadable (${(err as Error).message})`);
   }
-  if (buf === null) throw new CorruptIndexError('index.bin is missing');
-  if (buf.length !== manifest.data_bytes)
-    throw new CorruptIndexError(`index.bin has ${buf.length} bytes, expected ${manifest.data_bytes}`);
-  const { index, buildId } = decodeIndex(buf);
+  const { index, buildId, bytes } = opened;
+  if (bytes !== manifest.data_bytes)
+    throw new CorruptIndexError(`index.bin has ${bytes} bytes, expected ${manifest.data_bytes}`);
   if (buildId !== manifest.build_id)
     throw new CorruptIndexError('index.bin belongs to another build than manifest.json');
   if (index.size !== manifest.entries)

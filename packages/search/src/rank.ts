@@ -4,7 +4,7 @@ import { buildIndex } from './build.js';
 import { LIMITS, SELECTION } from './config.js';
 import type { RankContext, RankedHit, Ranking, RankOptions, SearchIndex } from './model.js';
 import { type ParsedQuery, parseQuery } from './query.js';
-import { findTerm, scoreQuery } from './score.js';
+import { scoreQuery, termRankOf } from './score.js';
 import { type Selected, selectResults } from './select.js';
 import { makeSnippet } from './snippet.js';
 
@@ -66,7 +66,7 @@ function toHit(index: SearchIndex, q: ParsedQuery, s: Selected, rank: number, to
   // The mask holds the first 31 terms; a longer query (a pasted prompt) looks the rest up.
   const matched = q.terms.filter((t, i) => {
     if (i < 31) return (s.c.mask & (1 << i)) !== 0;
-    const r = findTerm(index.terms, t);
+    const r = termRankOf(index, t);
     return r >= 0 && hasPosting(index, r, s.c.doc);
   });
   const source = index.body(s.c.doc).trim() ? index.body(s.c.doc) : (doc.description ?? '');

@@ -37,6 +37,11 @@ export function findTerm(terms: readonly string[], term: string): number {
   return -1;
 }
 
+/** Position of `term` in the index's terms, or -1 (without materialising the term list when it can). */
+export function termRankOf(index: SearchIndex, term: string): number {
+  return index.termRank ? index.termRank(term) : findTerm(index.terms, term);
+}
+
 export function decayFactor(knowhow: boolean, days: number, nowDays: number): number {
   const half = knowhow ? RANKING.halfLifeDays.knowhow : RANKING.halfLifeDays.spec;
   const age = Number.isNaN(days) ? half : Math.max(0, nowDays - days);
@@ -182,7 +187,8 @@ export interface Passed {
  * hide a match that a truncated list dropped. Phrases are checked best-first (`verifyPhrases`).
  */
 export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, now: Date, pool: number): Scored {
-  const ranks = q.terms.map((t) => findTerm(index.terms, t));
+  const ranks = q.terms.map((t) => termRankOf(index, t));
+  index.prepare?.(ranks);
   const masks = phraseMasks(q, ranks);
   if (index.size === 0 || masks.includes(-1) || ranks.every((r) => r < 0)) {
     return { candidates: [], total: 0, totalExact: true };

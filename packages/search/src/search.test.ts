@@ -97,19 +97,23 @@ describe('search()', () => {
 });
 
 describe('damage found while ranking', () => {
-  it('rebuilds once when a lazily decoded record is damaged', async () => {
+  it.each([
+    ['records', /record \d+ is not valid JSON/],
+    ['postings', /the postings of term \d+ are damaged/],
+    ['text', /text block \d+ does not inflate/],
+  ])('rebuilds once when a lazily read section (%s) is damaged', async (section, why) => {
     const t = setup();
     const good = await t.run('retry backoff', { recordExposure: false });
     const path = join(t.layout.index, 'search/index.bin');
     const bin = readFileSync(path);
     const header = JSON.parse(bin.toString('utf8', 8, 8 + bin.readUInt32LE(4)));
-    const [at, len] = header.sections.records as [number, number];
+    const [at, len] = header.sections[section] as [number, number];
     bin.fill('#', at, at + len);
     writeFileSync(path, bin);
     const r = await t.run('retry backoff', { recordExposure: false });
     expect(r.results).toEqual(good.results);
     expect(r.index.status).toBe('rebuilt');
-    expect(r.warnings.join('\n')).toMatch(/unreadable \(record \d+ is not valid JSON\); rebuilt it/);
+    expect(r.warnings.join('\n')).toMatch(new RegExp(`unreadable \\(${why.source}.*\\); rebuilt it`));
     expect((await t.run('retry backoff', { recordExposure: false })).index.status).toBe('fresh');
   });
 });

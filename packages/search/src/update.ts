@@ -1,8 +1,9 @@
-import { formatIssue, indexedText, sha256 } from '@maestro/core';
+import { formatIssue, indexedText } from '@maestro/core';
 import type { Corpus, KnowledgeEntry } from '@maestro/spec';
-import { assembleIndex, docFromEntry, explodeIndex, type ForwardDoc, TermTable, tokenizeDoc } from './build.js';
+import { assembleIndex, docFromEntry, explodeIndex, type ForwardDoc, TermTable } from './build.js';
 import { type IndexManifest, isRacy, type ManifestFile } from './manifest.js';
-import type { SearchIndex } from './model.js';
+import type { IndexDoc, SearchIndex } from './model.js';
+import { docsHash, tokenizeGroups } from './tokenize-pool.js';
 
 export interface PreviousIndex {
   manifest: IndexManifest;
@@ -17,13 +18,18 @@ export interface UpdatedIndex {
   reindexed: number;
   /** False when the documents are exactly the previous ones, in the same order (index.bin can stay). */
   changed: boolean;
+  /** Files carried over from the previous index: their documents' first position there and here. */
+  reused: { path: string; first: number; oldFirst: number; count: number }[];
 }
 
 const MAX_ISSUES = 20;
 
 /** sha256 over everything the index stores for a file's entries, so equal hashes mean equal documents. */
 export function entriesHash(entries: readonly KnowledgeEntry[]): string {
-  return sha256(JSON.stringify(entries.map((e) => [docFromEntry(e), indexedText(e.content)])));
+  return docsHash(
+    entries.map(docFromEntry),
+    entries.map((e) => indexedText(e.content)),
+  );
 }
 
 interface FilePlan {
@@ -31,7 +37,8 @@ interface FilePlan {
   size: number;
   mtimeMs: number;
   entries: KnowledgeEntry[];
-  hash: string;
+  /** Null when the file cannot be reused anyway (new, or its documents moved): hashed while tokenising. */
+  hash: string | null;
   /** The previous manifest record when its documents can be reused as they are. */
   reuse: ManifestFile | null;
 }
@@ -69,7 +76,7 @@ function plan(prev: PreviousIndex | null, corpus: Corpus): FilePlan[] {
       o.size === g.size &&
       o.mtime_ms === g.mtimeMs &&
       !isRacy(o.mtime_ms, prev!.manifest.built_at_ms);
-    const hash = statSame ? o.hash : entriesHash(g.entries);
+    const hash = statSame ? o.hash : usable && o.count === g.entries.length ? entriesHash(g.entries) : null;
     const reuse = usable && o.hash === hash && o.count === g.entries.length ? o : null;
     return { ...g, hash, reuse };
   });
@@ -78,10 +85,11 @@ function plan(prev: PreviousIndex | null, corpus: Corpus): FilePlan[] {
 /**
  * Brings the index up to date with a freshly loaded corpus. A file is reused without re-tokenising
  * when its stat is unchanged (and not racy) or, failing that, when the hash of its entries is
- * unchanged; only the other files' entries are tokenised. The inverted index is then reassembled
- * from the reused documents (one pass over the old postings) plus the new ones.
+ * unchanged; only the other files' entries are tokenised (a large batch partly on a worker thread).
+ * The inverted index is then reassembled from the reused documents (one pass over the old
+ * postings) plus the new ones.
  */
-export function updateIndex(prev: PreviousIndex | null, corpus: Corpus): UpdatedIndex {
+export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): Promise<UpdatedIndex> {
   const files = plan(prev, corpus);
   const errors = corpus.issues.filter((i) => i.severity === 'error').map(formatIssue);
   const issues =
@@ -95,27 +103,50 @@ export function updateIndex(prev: PreviousIndex | null, corpus: Corpus): Updated
       return same;
     }) &&
     expected === prev.index.size;
-  const records: ManifestFile[] = [];
-  let first = 0;
-  for (const f of files) {
-    records.push({ path: f.path, size: f.size, mtime_ms: f.mtimeMs, hash: f.hash, first, count: f.entries.length });
-    first += f.entries.length;
+  const record = (f: FilePlan, first: number, hash: string): ManifestFile => ({
+    path: f.path,
+    size: f.size,
+    mtime_ms: f.mtimeMs,
+    hash,
+    first,
+    count: f.entries.length,
+  });
+  if (unchanged) {
+    let first = 0;
+    const records = files.map((f) => {
+      const r = record(f, first, f.hash!);
+      first += f.entries.length;
+      return r;
+    });
+    return { index: prev.index, files: records, issues, reindexed: 0, changed: false, reused: [] };
   }
-  if (unchanged) return { index: prev.index, files: records, issues, reindexed: 0, changed: false };
 
   const table = new TermTable();
   const keep = new Uint8Array(prev?.index.size ?? 0);
   for (const f of files) if (f.reuse) keep.fill(1, f.reuse.first, f.reuse.first + f.reuse.count);
   const old = prev ? explodeIndex(prev.index, keep, table) : [];
+  const todo = files.filter((f) => !f.reuse);
+  const groups = todo.map((f) => ({
+    docs: f.entries.map(docFromEntry) as IndexDoc[],
+    bodies: f.entries.map((e) => indexedText(e.content)),
+    hash: f.hash,
+  }));
+  const tokenized = await tokenizeGroups(groups, table);
   const forward: ForwardDoc[] = [];
+  const records: ManifestFile[] = [];
+  const reused: UpdatedIndex['reused'] = [];
   let reindexed = 0;
+  let t = 0;
   for (const f of files) {
     if (f.reuse) {
+      reused.push({ path: f.path, first: forward.length, oldFirst: f.reuse.first, count: f.reuse.count });
+      records.push(record(f, forward.length, f.hash!));
       for (let d = f.reuse.first; d < f.reuse.first + f.reuse.count; d++) forward.push(old[d]!);
     } else {
-      for (const e of f.entries) forward.push(tokenizeDoc(docFromEntry(e), indexedText(e.content), table));
+      records.push(record(f, forward.length, tokenized.hashes[t]));
+      for (const fd of tokenized.forward[t++]) forward.push(fd);
       reindexed += f.entries.length;
     }
   }
-  return { index: assembleIndex(forward, table), files: records, issues, reindexed, changed: true };
+  return { index: assembleIndex(forward, table), files: records, issues, reindexed, changed: true, reused };
 }

@@ -1,0 +1,215 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { sha256 } from '@maestro/core';
+import { type ForwardDoc, fieldTexts, type TermTable, tokenizeFields } from './build.js';
+import type { IndexDoc } from './model.js';
+
+/** sha256 over everything the index stores for a file's entries, so equal hashes mean equal documents. */
+export function docsHash(docs: readonly IndexDoc[], bodies: readonly string[]): string {
+  return sha256(JSON.stringify(docs.map((d, i) => [d, bodies[i]])));
+}
+
+/** `docsHash` from each document already in JSON (the same string: `[[doc,body],...]` without spaces). */
+export function docsHashJson(docJson: readonly string[], bodies: readonly string[]): string {
+  return sha256(`[${docJson.map((d, i) => `[${d},${JSON.stringify(bodies[i])}]`).join(',')}]`);
+}
+
+/** The documents of one corpus file to tokenise; `hash` null when it is still to be computed. */
+export interface TokenizeGroup {
+  docs: IndexDoc[];
+  bodies: string[];
+  hash: string | null;
+}
+
+export interface WorkerInput {
+  /** Each document as JSON: strings only, which cross to the worker far cheaper than objects. */
+  docJson: string[];
+  bodies: string[];
+  /** [from, to) document ranges (of this input) whose hash the worker computes. */
+  hashGroups: [number, number][];
+}
+
+export interface WorkerOutput {
+  /** The worker's term table: `termIds` are positions in it. */
+  terms: string[];
+  termIds: Uint32Array;
+  tfs: Uint8Array;
+  /** Document d's terms are `termIds[offsets[d] .. offsets[d + 1]]`. */
+  offsets: Uint32Array;
+  lengths: Uint32Array;
+  hashes: string[];
+}
+
+/**
+ * Below this much body text (UTF-16 code units) everything is tokenised on the calling thread: a
+ * worker costs tens of milliseconds to start and to hand the texts over.
+ */
+export const WORKER_MIN_CHARS = 2_000_000;
+/** The share of the text handed to the worker (the calling thread also remaps and assembles). */
+const WORKER_SHARE = 0.5;
+
+function workerScript(): string | null {
+  // Present in the built package; absent when running from TypeScript sources (tests): then the
+  // calling thread does all the work, with the same result.
+  const path = fileURLToPath(new URL('./tokenize-worker.js', import.meta.url));
+  return existsSync(path) ? path : null;
+}
+
+/** A worker started ahead of a build that looks large (see `prestartWorker`), not yet given work. */
+let spare: Worker | null = null;
+
+function spawnWorker(script: string): Worker | null {
+  try {
+    const w = new Worker(script);
+    // A failure before it is used (no threads, out of memory) only means it will not be used.
+    w.on('error', () => {
+      if (spare === w) spare = null;
+    });
+    return w;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the tokenising worker now when a build of about `chars` characters of text is coming, so
+ * its start-up overlaps the corpus parse. `tokenizeGroups` uses it; `releaseWorker` ends it if not.
+ */
+export function prestartWorker(chars: number): void {
+  if (spare || process.env.MAESTRO_SEARCH_WORKER === '0') return;
+  if (chars < WORKER_MIN_CHARS && process.env.MAESTRO_SEARCH_WORKER !== '1') return;
+  const script = workerScript();
+  spare = script ? spawnWorker(script) : null;
+  spare?.unref(); // an idle spare never keeps the process alive
+}
+
+/** Ends a worker started by `prestartWorker` that no build used. */
+export function releaseWorker(): void {
+  const w = spare;
+  spare = null;
+  if (w) void w.terminate();
+}
+
+function startWorker(script: string, input: WorkerInput): Promise<WorkerOutput | null> {
+  return new Promise((resolve) => {
+    const worker = spare ?? spawnWorker(script);
+    spare = null;
+    if (!worker) {
+      resolve(null);
+      return;
+    }
+    worker.ref();
+    let done = false;
+    const finish = (v: WorkerOutput | null) => {
+      if (done) return;
+      done = true;
+      resolve(v);
+      void worker.terminate();
+    };
+    worker.once('message', (m: WorkerOutput) => finish(m));
+    // A worker that cannot run (no threads, out of memory) is no reason to fail: the caller tokenises.
+    worker.once('error', () => finish(null));
+    worker.once('exit', () => finish(null));
+    worker.postMessage(input);
+  });
+}
+
+function tokenizeHere(doc: IndexDoc, body: string, table: TermTable): ForwardDoc {
+  const local = tokenizeFields(fieldTexts(doc, body));
+  const ids = new Uint32Array(local.terms.length);
+  for (let i = 0; i < ids.length; i++) ids[i] = table.intern(local.terms[i]);
+  return { doc, body, termIds: ids, tfs: local.tfs, lengths: local.lengths };
+}
+
+/**
+ * Tokenises the documents of some corpus files into forward form, interning terms in `table`, and
+ * fills in each group's missing hash. A large amount of text is split in two: the last part goes
+ * to a worker thread (with the hashes of the files wholly inside it) while this thread tokenises
+ * the first; the worker's term ids are then mapped into `table`. The result is the same either
+ * way: forward documents are assembled by term string, not by id.
+ */
+export async function tokenizeGroups(
+  groups: readonly TokenizeGroup[],
+  table: TermTable,
+): Promise<{ forward: ForwardDoc[][]; hashes: string[] }> {
+  let chars = 0;
+  for (const g of groups) for (const b of g.bodies) chars += b.length;
+  // The cut: documents [0, cut) here, [cut, total) on the worker.
+  const flat: { g: number; i: number }[] = [];
+  groups.forEach((g, gi) => {
+    for (let i = 0; i < g.docs.length; i++) flat.push({ g: gi, i });
+  });
+  // MAESTRO_SEARCH_WORKER: 0 never uses the worker, 1 always does (measurements and tests).
+  const mode = process.env.MAESTRO_SEARCH_WORKER;
+  const wanted = mode === '1' || (mode !== '0' && chars >= WORKER_MIN_CHARS);
+  const script = wanted && flat.length > 1 ? workerScript() : null;
+  let cut = flat.length;
+  if (script) {
+    let seen = 0;
+    cut = 0;
+    while (cut < flat.length && seen < chars * (1 - WORKER_SHARE)) {
+      seen += groups[flat[cut].g].bodies[flat[cut].i].length;
+      cut++;
+    }
+  }
+  const hashes = groups.map((g) => g.hash);
+  let pending: Promise<WorkerOutput | null> = Promise.resolve(null);
+  const remote = flat.slice(cut);
+  // Groups wholly on the worker: it hashes them; a group split by the cut is hashed here.
+  const hashGroups: [number, number][] = [];
+  const hashGroupOf: number[] = [];
+  if (script && remote.length > 0) {
+    let at = 0;
+    for (let gi = flat[cut].g; gi < groups.length; gi++) {
+      const n = gi === flat[cut].g ? groups[gi].docs.length - flat[cut].i : groups[gi].docs.length;
+      if ((gi !== flat[cut].g || flat[cut].i === 0) && hashes[gi] === null) {
+        hashGroups.push([at, at + n]);
+        hashGroupOf.push(gi);
+      }
+      at += n;
+    }
+    pending = startWorker(script, {
+      docJson: remote.map(({ g, i }) => JSON.stringify(groups[g].docs[i])),
+      bodies: remote.map(({ g, i }) => groups[g].bodies[i]),
+      hashGroups,
+    });
+  }
+  const forward: ForwardDoc[][] = groups.map(() => []);
+  for (let k = 0; k < cut; k++) {
+    const { g, i } = flat[k];
+    forward[g].push(tokenizeHere(groups[g].docs[i], groups[g].bodies[i], table));
+  }
+  if (cut < flat.length) {
+    const out = await pending;
+    if (out) {
+      const map = new Uint32Array(out.terms.length);
+      for (let t = 0; t < out.terms.length; t++) map[t] = table.intern(out.terms[t]);
+      for (let k = cut; k < flat.length; k++) {
+        const { g, i } = flat[k];
+        const d = k - cut;
+        const termIds = out.termIds.subarray(out.offsets[d], out.offsets[d + 1]);
+        for (let j = 0; j < termIds.length; j++) termIds[j] = map[termIds[j]];
+        forward[g].push({
+          doc: groups[g].docs[i],
+          body: groups[g].bodies[i],
+          termIds,
+          tfs: out.tfs.subarray(out.offsets[d] * 4, out.offsets[d + 1] * 4),
+          lengths: out.lengths.subarray(d * 4, d * 4 + 4),
+        });
+      }
+      out.hashes.forEach((h, j) => {
+        hashes[hashGroupOf[j]] = h;
+      });
+    } else {
+      for (let k = cut; k < flat.length; k++) {
+        const { g, i } = flat[k];
+        forward[g].push(tokenizeHere(groups[g].docs[i], groups[g].bodies[i], table));
+      }
+    }
+  }
+  return {
+    forward,
+    hashes: hashes.map((h, gi) => h ?? docsHash(groups[gi].docs, groups[gi].bodies)),
+  };
+}
