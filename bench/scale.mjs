@@ -281,6 +281,28 @@ function changedFiles(before, after) {
   return out.sort();
 }
 
+/** Bytes of the files under `dir` that are new or changed (size or mtime) since `before` (a `statsUnder`). */
+function statsUnder(dir) {
+  const out = new Map();
+  if (!existsSync(dir)) return out;
+  for (const p of walk(dir, null)) {
+    const st = statSync(p, { bigint: true });
+    out.set(p, { key: `${st.size}:${st.mtimeNs}`, size: Number(st.size) });
+  }
+  return out;
+}
+
+function rewritten(before, after) {
+  let bytes = 0;
+  let files = 0;
+  for (const [p, v] of after) {
+    if (before.get(p)?.key === v.key) continue;
+    bytes += v.size;
+    files++;
+  }
+  return { bytes, files };
+}
+
 function bytesUnder(dir) {
   if (!existsSync(dir)) return 0;
   return walk(dir, null).reduce((n, p) => n + statSync(p).size, 0);
@@ -319,7 +341,7 @@ function runTable(ctxs, sids) {
   };
   for (const c of ctxs) {
     c.samples = Object.fromEntries(MEASURES.map((m) => [m.key, []]));
-    c.notes = { roWrites: [], roIndexBytes: [], gate: null, promoted: [], review: null };
+    c.notes = { roWrites: [], roIndexWrites: [], gate: null, promoted: [], review: null };
     c.index = join(c.root, '.workflow/.index');
     c.run = (args, options) => maestro(c.build, c.root, args, options);
     c.add = (key, r) => {
@@ -353,10 +375,10 @@ function runTable(ctxs, sids) {
     each((c) => c.add('spec-add', c.run(['spec', 'add', 'arch', title, content])));
     each((c) => {
       const before = snapshot(c.root);
-      const indexBefore = bytesUnder(c.index);
+      const indexBefore = statsUnder(c.index);
       c.add('review-ro', c.run(['knowledge', 'review', S]));
       for (const f of changedFiles(before, snapshot(c.root))) c.notes.roWrites.push(f);
-      c.notes.roIndexBytes.push(bytesUnder(c.index) - indexBefore);
+      c.notes.roIndexWrites.push(rewritten(indexBefore, statsUnder(c.index)));
     });
   }
   // search: cold (no derived state), then warm queries.
@@ -437,7 +459,20 @@ const { candidateId } = await import(pathToFileURL(join(repo, 'packages/core/dis
 const builds = [{ name: 'this', ...thisBuild() }];
 if (BASE_REV !== 'none') builds.unshift({ name: 'previous', ...baselineBuild(BASE_REV) });
 
+// The table runs synchronously, so a signal handler would never get to clean up: instead each run
+// leaves its pid in its temp dir and removes the dirs of earlier runs that are no longer alive.
+for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('maestro-bench-scale-'))) {
+  const dir = join(tmpdir(), name);
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+  } catch (err) {
+    if (pid === 0 || err.code === 'ESRCH') rmSync(dir, { recursive: true, force: true });
+  }
+}
 work = mkdtempSync(join(tmpdir(), 'maestro-bench-scale-'));
+writeFileSync(join(work, 'pid'), String(process.pid));
 writeFileSync(
   join(work, 'usage-hook.mjs'),
   "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.resourceUsage(); writeFileSync(process.env.MAESTRO_USAGE_FILE, JSON.stringify({ rss: u.maxRSS, cpu: u.userCPUTime + u.systemCPUTime })); });\n",
@@ -449,10 +484,6 @@ let cleanup = () => {
   if (KEEP) process.stderr.write(`scale: kept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
 };
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
 try {
   for (const n of SIZES) {
     const template = join(work, `template-${n}`);
@@ -550,9 +581,14 @@ for (const b of builds) {
 const roNotes = SIZES.flatMap((n) =>
   builds.map(
     (b) =>
-      `${n.toLocaleString('en')} ${b.name}: ${ro(n, b.name)} (+${mb(results[n][b.name].notes.roIndexBytes.reduce((a, v) => Math.max(a, v), 0))} in \`.index/\`)`,
+      `${n.toLocaleString('en')} ${b.name}: ${ro(n, b.name)}, ${indexWrites(results[n][b.name].notes.roIndexWrites)}`,
   ),
 );
+/** The largest write of the read-only review into `.index/` over its runs. */
+function indexWrites(list) {
+  const w = list.reduce((a, v) => (v.bytes > a.bytes ? v : a), { bytes: 0, files: 0 });
+  return w.files === 0 ? 'nothing rewritten in `.index/`' : `rewrote ${w.files} file(s), ${mb(w.bytes)} in \`.index/\``;
+}
 const c0 = cur(SIZES[0]).notes;
 const buildLine = builds
   .map((b) => `${b.name} = \`${b.commit.slice(0, 12)}${b.commit.endsWith('+changes') ? '+changes' : ''}\``)
@@ -590,21 +626,18 @@ const md = [
 ].join('\n');
 process.stdout.write(md);
 
-const metrics = [];
-for (const n of SIZES) {
-  for (const m of MEASURES) {
-    const s = cur(n).summary[m.key];
-    metrics.push({ name: `${m.key} ${n} wall`, value: Math.round(s.ms), unit: 'ms', better: 'lower' });
-    if (hasBase) {
-      metrics.push({
-        name: `${m.key} ${n} this/previous`,
-        value: s.ms / prev(n).summary[m.key].ms,
-        unit: 'x',
-        better: 'lower',
-      });
-    }
-  }
-  metrics.push({ name: `peak rss ${n}`, value: peak(n, 'this'), unit: 'MiB', better: 'lower' });
-  metrics.push({ name: `index/corpus ${n}`, value: idxRatio(n, 'this'), unit: 'x', better: 'lower' });
+// The summary of RESULTS.md gets the figures at the largest size only (the section has the rest).
+const metrics = MEASURES.map((m) => ({
+  name: `${m.key} ${top} wall`,
+  value: Math.round(cur(top).summary[m.key].ms),
+  unit: 'ms',
+  better: 'lower',
+}));
+if (hasBase) {
+  const ratios = MEASURES.map((m) => cur(top).summary[m.key].ms / prev(top).summary[m.key].ms);
+  const geomean = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / ratios.length);
+  metrics.push({ name: `${top} this/previous (geometric mean)`, value: geomean, unit: 'x', better: 'lower' });
 }
+metrics.push({ name: `peak rss ${top}`, value: peak(top, 'this'), unit: 'MiB', better: 'lower' });
+metrics.push({ name: `index/corpus ${top}`, value: idxRatio(top, 'this'), unit: 'x', better: 'lower' });
 writeResults('scale', md, metrics);
