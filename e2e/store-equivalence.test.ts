@@ -167,8 +167,11 @@ function stageSession(root: string, content: string): void {
 /** The read commands of one project, in a fixed order; returns each command's masked JSON. */
 async function readAll(root: string, probe: { sid: string; knowhow: string | null; title: string; words: string }) {
   const out: Record<string, unknown> = {};
+  const stderr: string[] = [];
   const add = async (name: string, args: string[], ok?: number[]) => {
-    out[name] = masked((await maestro(root, args, ok)).json());
+    const r = await maestro(root, args, ok);
+    stderr.push(r.stderr);
+    out[name] = masked(r.json());
   };
   // Relevance order: the balanced page's exploration slot follows the exposure history. The long
   // page is read-only (it records no exposure), the short one records its three results.
@@ -184,7 +187,7 @@ async function readAll(root: string, probe: { sid: string; knowhow: string | nul
   await add('audit', ['knowledge', 'audit']);
   out.audit = withoutExposure(out.audit as Audit);
   await add('spec health', ['spec', 'health']);
-  return out;
+  return { out, stderr: stderr.join('\n') };
 }
 
 const garbage = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919 + seed) & 255));
@@ -241,11 +244,11 @@ test('read commands answer the same without .index/, with a warm store, and with
       words,
     };
 
-    const first = await readAll(root, probe);
-    const warm = await readAll(root, probe);
+    const { out: first } = await readAll(root, probe);
+    const { out: warm } = await readAll(root, probe);
     const usesStore = existsSync(join(root, '.workflow/.index/maestro.db'));
     const how = damage(root, i % 2);
-    const damaged = await readAll(root, probe);
+    const { out: damaged, stderr } = await readAll(root, probe);
     for (const [state, got] of [
       ['warm', warm],
       [`with a damaged store (${how})`, damaged],
@@ -260,6 +263,9 @@ test('read commands answer the same without .index/, with a warm store, and with
       const index = readdirSync(join(root, '.workflow/.index'));
       if (!index.some((f) => f.startsWith('maestro.db.damaged-')))
         failures.push(`${name}: damaged store not moved aside`);
+      // ... and the user heard about it (the command that found it prints the store's warning).
+      if (!/derived-state store .* damaged/.test(stderr))
+        failures.push(`${name}: the damaged store was not reported on stderr`);
     }
   });
   expect(failures).toEqual([]);
