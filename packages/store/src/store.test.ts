@@ -39,6 +39,22 @@ describe('openStore', () => {
     expect(again.prepare('SELECT v FROM demo_rows WHERE k = ?').get('a')).toEqual({ v: '1' });
   });
 
+  it('hands out statements that chain and iterate like better-sqlite3 ones', () => {
+    const s = openStore(project());
+    s.section(SECTION);
+    s.write(() => {
+      for (const k of ['a', 'b']) s.prepare('INSERT INTO demo_rows VALUES (?, ?)').run(k, k.toUpperCase());
+    });
+    const q = s.prepare('SELECT k, v FROM demo_rows ORDER BY k');
+    expect(q.pluck().all()).toEqual(['a', 'b']);
+    expect(q.pluck(false).raw().all()).toEqual([
+      ['a', 'A'],
+      ['b', 'B'],
+    ]);
+    expect([...s.prepare('SELECT v FROM demo_rows ORDER BY k').iterate()]).toEqual([{ v: 'A' }, { v: 'B' }]);
+    expect(s.prepare('SELECT k FROM demo_rows').reader).toBe(true);
+  });
+
   it('drops a section whose revision changed, and only that section', () => {
     const layout = project();
     const s = openStore(layout);

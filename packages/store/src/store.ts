@@ -90,7 +90,10 @@ export function openStore(layout: WorkflowLayout, options: OpenStoreOptions = {}
       warnings.push(`${(err as Error).message}; derived state is kept in memory for this command`);
     }
   }
-  const store = memoryOnly ? memoryStore(warnings) : openFile(layout.index, path, options.readOnly === true);
+  const forget = () => {
+    if (opened.get(key) === store) opened.delete(key);
+  };
+  const store = memoryOnly ? memoryStore(warnings) : openFile(layout.index, path, options.readOnly === true, forget);
   opened.set(key, store);
   return store;
 }
@@ -101,7 +104,7 @@ export function closeStores(): void {
   opened.clear();
 }
 
-function openFile(dir: string, path: string, readOnly: boolean): DerivedStore {
+function openFile(dir: string, path: string, readOnly: boolean, forget: () => void): DerivedStore {
   const warnings: string[] = [];
   if (readOnly) {
     if (!existsSync(path)) return memoryStore(warnings);
@@ -125,7 +128,7 @@ function openFile(dir: string, path: string, readOnly: boolean): DerivedStore {
     try {
       db = new (sqlite())(path, { timeout: BUSY_TIMEOUT_MS });
       initialise(db);
-      return wrap(db, path, true, warnings);
+      return wrap(db, path, true, warnings, forget);
     } catch (err) {
       const code = (err as { code?: string }).code ?? '';
       db?.close();
@@ -238,14 +241,95 @@ function memoryStore(warnings: string[]): DerivedStore {
   return wrap(db, null, false, warnings);
 }
 
-function wrap(db: Database, path: string | null, persistent: boolean, warnings: string[]): DerivedStore {
+/**
+ * A statement whose failures are seen by the store: damage found only when a page is read (the
+ * open-time checks pass, a query hits a broken page) is reported through `onError` before the
+ * error goes on to the caller. Chained calls (`pluck()`, `raw()`, ...) return the guarded statement.
+ */
+function guarded(statement: Statement, onError: (err: unknown) => void): Statement {
+  const methods = new Map<PropertyKey, unknown>();
+  const proxy: Statement = new Proxy(statement, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      let method = methods.get(prop);
+      if (!method) {
+        method = (...args: unknown[]) => {
+          try {
+            const out: unknown = value.apply(target, args);
+            if (out === target) return proxy;
+            if (prop === 'iterate') return guardedIterator(out as IterableIterator<unknown>, onError);
+            return out;
+          } catch (err) {
+            onError(err);
+            throw err;
+          }
+        };
+        methods.set(prop, method);
+      }
+      return method;
+    },
+  });
+  return proxy;
+}
+
+function guardedIterator(it: IterableIterator<unknown>, onError: (err: unknown) => void): IterableIterator<unknown> {
+  const step = (fn: () => IteratorResult<unknown>) => {
+    try {
+      return fn();
+    } catch (err) {
+      onError(err);
+      throw err;
+    }
+  };
+  const out: IterableIterator<unknown> = {
+    next: (...args: [] | [unknown]) => step(() => it.next(...args)),
+    return: (value?: unknown) => step(() => it.return?.(value) ?? { done: true, value }),
+    [Symbol.iterator]: () => out,
+  };
+  return out;
+}
+
+function wrap(
+  db: Database,
+  path: string | null,
+  persistent: boolean,
+  warnings: string[],
+  forget: () => void = () => {},
+): DerivedStore {
   const statements = new Map<string, Statement>();
   const ready = new Set<string>();
   const readOnly = db.readonly;
+  let damaged = false;
+  /**
+   * Damage found after the open (a broken page met by a query or a commit): the connection is
+   * closed first (so that closing it later cannot delete the WAL of the file that replaces it),
+   * the file is moved aside with a warning, and the next `openStore` starts a new one. The
+   * caller still gets the error: derived state is recomputed from the text files.
+   */
+  const onError = (err: unknown) => {
+    if (damaged || !persistent || path === null) return;
+    if (!isDamage((err as { code?: string }).code ?? '')) return;
+    damaged = true;
+    statements.clear();
+    try {
+      if (db.open) db.close();
+    } catch {}
+    const aside = moveAside(path);
+    warnings.push(
+      `the derived-state store ${path} is damaged (${(err as Error).message}); moved it to ${aside}; the next command rebuilds it from the text files`,
+    );
+    forget();
+  };
   const prepare = (sql: string): Statement => {
     let s = statements.get(sql);
     if (!s) {
-      s = db.prepare(sql);
+      try {
+        s = guarded(db.prepare(sql), onError);
+      } catch (err) {
+        onError(err);
+        throw err;
+      }
       statements.set(sql, s);
     }
     return s;
@@ -286,7 +370,12 @@ function wrap(db: Database, path: string | null, persistent: boolean, warnings: 
     },
     write<T>(fn: () => T): T {
       if (db.inTransaction) return fn();
-      return db.transaction(fn).immediate();
+      try {
+        return db.transaction(fn).immediate();
+      } catch (err) {
+        onError(err);
+        throw err;
+      }
     },
     close() {
       statements.clear();
