@@ -8,11 +8,9 @@ export {
   resolveEntryRef,
   stableAliases,
 } from './aliases.js';
-export type { LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.js';
-export type { LoadCorpusOptions } from './corpus.js';
+export type { LoadCorpusOptions, LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.js';
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 export { cycleComponents } from './cycles.js';
-export { lookupCorpus } from './lookup.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';
 export type { Frontmatter } from './frontmatter.js';
 export type { CappedEntry, DanglingLink, SpecHealth } from './health.js';
@@ -29,6 +27,7 @@ export type { AddKnowhowInput, AddKnowhowResult } from './knowhow-lifecycle.js';
 export { addKnowhow, requireKnowhow, supersedeKnowhow, validateKnowhowInput } from './knowhow-lifecycle.js';
 export type { LinkRepair, LinkRepairResult } from './link-repair.js';
 export { planLinkRepair, repairLinks } from './link-repair.js';
+export { lookupCorpus } from './lookup.js';
 export type {
   Corpus,
   CorpusFileInfo,
