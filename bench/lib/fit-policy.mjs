@@ -22,6 +22,8 @@ export const GRID = {
   // 1: the rule is off (no composite reaches it).
   uncertain: [...range(0.16, 0.4, 0.02), 1],
   uncertainCross: [...range(0.12, 0.36, 0.02), 1],
+  uncertainDistinctive: [0, 0.24, 0.28],
+  uncertainMass: [0, 1.5, 2, 2.5],
   uncertainAs: ['potential_conflict', 'semantic_duplicate'],
   weak: [...range(0.06, 0.2, 0.02), 1],
 };
@@ -34,6 +36,8 @@ export const START = {
   distinctive: 0,
   uncertain: 1,
   uncertainCross: 1,
+  uncertainDistinctive: 0,
+  uncertainMass: 0,
   uncertainAs: 'potential_conflict',
   weak: 1,
 };
@@ -48,36 +52,60 @@ export function applyPolicy(rows, policy) {
   }));
 }
 
-export function objective(m) {
+/**
+ * Over-review the fit aims to stay within on its training folds: below the 20 % budget by a margin,
+ * so that a held fold (a fifth of the cases, where one case moves the share by 8 %) keeps to it.
+ */
+export const OVER_REVIEW_TARGET = 0.16;
+
+export function objective(m, overTarget = OVER_REVIEW_TARGET) {
   return (
     m.macro_f1_lenient +
     m.canonical_accuracy -
     8 * Math.max(0, m.safety - 0.02) -
-    2 * Math.max(0, m.over_review - 0.2) -
+    8 * Math.max(0, m.over_review - overTarget) -
     4 * (1 - m.exact_recall)
   );
 }
 
 /** Mean objective of `policy` over the training sets (each set weighs the same). */
-export function scorePolicy(rows, policy, sets = [...new Set(rows.map((r) => r.set))]) {
+export function scorePolicy(
+  rows,
+  policy,
+  sets = [...new Set(rows.map((r) => r.set))],
+  overTarget = OVER_REVIEW_TARGET,
+) {
   const verdicts = applyPolicy(rows, policy);
   let score = 0;
-  for (const s of sets) score += objective(measure(verdicts.filter((v) => v.set === s)));
+  for (const s of sets) score += objective(measure(verdicts.filter((v) => v.set === s)), overTarget);
   return score / sets.length;
 }
 
+/**
+ * The coordinates of the search: one parameter, or parameters that only act together (the
+ * same-language uncertainty floor and the distinctive coverage and weight it also needs) searched jointly.
+ */
+const JOINT = ['uncertain', 'uncertainDistinctive', 'uncertainMass'];
+const COORDINATES = [
+  ...Object.keys(GRID)
+    .filter((k) => !JOINT.includes(k))
+    .map((k) => [k]),
+  JOINT,
+];
+const pointsOf = (keys) => keys.reduce((acc, k) => acc.flatMap((p) => GRID[k].map((v) => ({ ...p, [k]: v }))), [{}]);
+
 /** The policy with the best mean objective over the training rows, by coordinate search on GRID. */
-export function fitPolicy(rows, start = START) {
+export function fitPolicy(rows, { start = START, overTarget = OVER_REVIEW_TARGET } = {}) {
   const sets = [...new Set(rows.map((r) => r.set))];
   let policy = { ...start };
-  let best = scorePolicy(rows, policy, sets);
+  let best = scorePolicy(rows, policy, sets, overTarget);
   for (let round = 0; round < ROUNDS; round++) {
     let changed = false;
-    for (const [key, values] of Object.entries(GRID)) {
-      for (const value of values) {
-        if (value === policy[key]) continue;
-        const next = { ...policy, [key]: value };
-        const score = scorePolicy(rows, next, sets);
+    for (const keys of COORDINATES) {
+      for (const point of pointsOf(keys)) {
+        if (keys.every((k) => point[k] === policy[k])) continue;
+        const next = { ...policy, ...point };
+        const score = scorePolicy(rows, next, sets, overTarget);
         if (score > best + 1e-12) {
           best = score;
           policy = next;

@@ -4,7 +4,7 @@ import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
 import { SLOT_PREFIX, slotDifference } from './slots.js';
 import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
 import type { CandidateAction, MatchScores, Relation } from './types.js';
-import { CROSS_LANGUAGE_PREFIX, DISTINCTIVE_PREFIX, WEAK_EVIDENCE } from './verdict.js';
+import { CROSS_LANGUAGE_PREFIX, DISTINCTIVE_MASS_PREFIX, DISTINCTIVE_PREFIX, WEAK_EVIDENCE } from './verdict.js';
 
 /** Everything the scorer needs of one side, computed once per text. */
 export interface View {
@@ -283,6 +283,7 @@ function weakMatch(
   if (c.lang !== d.lang) evidence.push(`${CROSS_LANGUAGE_PREFIX}${c.lang} vs ${d.lang}`);
   evidence.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
   evidence.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);
+  evidence.push(`${DISTINCTIVE_MASS_PREFIX}${p.rareShared.toFixed(3)}`);
   return { relation: 'related', scores, novelty: r3(1 - p.covC), evidence };
 }
 
@@ -335,6 +336,10 @@ function evidenceFor(
   if (!exact && novelty > T.novelty) out.push(`novel token share ${novelty.toFixed(3)}`);
   if (!exact) out.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
   // Coverage by the corpus's rarer words: what sharing words means where every entry shares some.
-  if (relation === 'related') out.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);
+  if (relation === 'related') {
+    out.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);
+    // The same, as weight: a share says little where every word of the corpus is common.
+    out.push(`${DISTINCTIVE_MASS_PREFIX}${p.rareShared.toFixed(3)}`);
+  }
   return out.length ? out : ['bounded semantic neighborhood'];
 }

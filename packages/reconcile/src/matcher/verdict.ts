@@ -36,6 +36,13 @@ export interface VerdictPolicy {
    * similarity of a translation through dictionary glosses runs lower than a paraphrase's.
    */
   uncertainCross: number;
+  /**
+   * Distinctive coverage a same-language uncertain pair also needs: where the shared words are the
+   * corpus's common ones (boilerplate), similarity does not show a shared subject.
+   */
+  uncertainDistinctive: number;
+  /** Distinctive shared weight (rare words in common, about one per word) it also needs. */
+  uncertainMass: number;
   /** How an uncertain pair is reviewed: as a possible conflict or as a possible restatement. */
   uncertainAs: 'potential_conflict' | 'semantic_duplicate';
   /**
@@ -58,16 +65,22 @@ export const DEFAULT_POLICY: VerdictPolicy = {
   distinctive: 0,
   uncertain: 1,
   uncertainCross: 1,
+  uncertainDistinctive: 0,
+  uncertainMass: 0,
   uncertainAs: 'potential_conflict',
   weak: 1,
 };
 
 /** How a `related` match's evidence states its distinctive coverage. */
 export const DISTINCTIVE_PREFIX = 'distinctive coverage ';
-const distinctiveOf = (m: Match) => {
-  const e = m.evidence.find((x) => x.startsWith(DISTINCTIVE_PREFIX));
-  return e ? Number(e.slice(DISTINCTIVE_PREFIX.length)) : 1;
+/** How a `related` match's evidence states the distinctive weight it shares with the entry. */
+export const DISTINCTIVE_MASS_PREFIX = 'distinctive shared weight ';
+const evidenceNumber = (m: Match, prefix: string, none: number) => {
+  const e = m.evidence.find((x) => x.startsWith(prefix));
+  return e ? Number(e.slice(prefix.length)) : none;
 };
+const distinctiveOf = (m: Match) => evidenceNumber(m, DISTINCTIVE_PREFIX, 1);
+const distinctiveMassOf = (m: Match) => evidenceNumber(m, DISTINCTIVE_MASS_PREFIX, Number.POSITIVE_INFINITY);
 
 /** Evidence of a weak match: retrieved and about as close as a neighbour, but not topical by the clause rules. */
 export const WEAK_EVIDENCE = 'weak topical overlap';
@@ -166,8 +179,12 @@ export function decideVerdict(
   // Safety: eligible needs positive evidence of compatibility. A same-store match about the same
   // subject (similar enough) that nothing shows compatible goes to review.
   if (best.relation === 'related' && best.target === store && !otherScope) {
-    const floor = isCross(best) ? policy.uncertainCross : policy.uncertain;
-    if (best.scores.composite >= floor) {
+    const cross = isCross(best);
+    const floor = cross ? policy.uncertainCross : policy.uncertain;
+    if (
+      best.scores.composite >= floor &&
+      (cross || (distinctiveOf(best) >= policy.uncertainDistinctive && distinctiveMassOf(best) >= policy.uncertainMass))
+    ) {
       const what = policy.uncertainAs === 'potential_conflict' ? 'a possible conflict' : 'a possible restatement';
       return {
         disposition: policy.uncertainAs,
