@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeText, nameWords } from './analyze.js';
 import { entry, judge } from './matcher.fixture.js';
 import { languageOf } from './score.js';
+import { forbiddenName } from './slots.js';
 import type { Match } from './types.js';
 import {
   CROSS_LANGUAGE_PREFIX,
@@ -169,5 +171,59 @@ describe('uncertainty: a same-subject related match that nothing shows compatibl
     const w = judge(zhText, zh, {}, { policy });
     expect(w.promotion_eligibility).toBe('review_required');
     expect(w.canonical_id).toBe('S-14');
+  });
+});
+
+describe('a named thing one text forbids and the other uses is a differing slot', () => {
+  it('words written as names: code-quoted, camelCase, capitalised mid-sentence, joined, Latin in Chinese', () => {
+    const names = nameWords('Render charts with `chart-kit` and the DataGrid widget; never call Plotly directly.');
+    expect([...names]).toEqual(expect.arrayContaining(['chart-kit', 'chart', 'datagrid', 'plotly']));
+    // A capital that opens a sentence says nothing; a plain lower-case word is no name.
+    expect(names.has('render')).toBe(false);
+    expect(names.has('widget')).toBe(false);
+    expect([...nameWords('图表统一用 recharts 渲染。')]).toContain('recharts');
+  });
+
+  it('EN: using the library the entry rules out, named inside a longer package name', () => {
+    const entryText = analyzeText('Date handling uses Temporal polyfills. Moment is not allowed in new code.');
+    const cand = analyzeText('Format dates in the billing views with `moment-timezone` helpers.');
+    expect(forbiddenName(cand, entryText)).toBe('uses what the entry forbids: moment-timezone');
+    // Agreeing with the prohibition is no difference.
+    expect(forbiddenName(analyzeText('Never add `moment-timezone` to the billing views.'), entryText)).toBeNull();
+  });
+
+  it('ZH and across languages: the name is written alike in both', () => {
+    const zhEntry = analyzeText('前端图表统一使用 ECharts，禁止引入 Highcharts。');
+    expect(forbiddenName(analyzeText('新的报表页面用 Highcharts 画折线图。'), zhEntry)).toBe(
+      'uses what the entry forbids: highcharts',
+    );
+    const enEntry = analyzeText('Charts are drawn with ECharts. Do not add Highcharts to the bundle.');
+    expect(forbiddenName(analyzeText('运营看板改用 Highcharts 绘制。'), enEntry)).toBe(
+      'uses what the entry forbids: highcharts',
+    );
+    // The other direction: the candidate forbids what the entry uses.
+    expect(forbiddenName(analyzeText('不要再使用 ECharts。'), enEntry)).toBe('forbids what the entry uses: echarts');
+  });
+
+  it('end to end: a weak match that uses the forbidden name goes to review, naming the slot', () => {
+    const corpus = [
+      entry(
+        'S-15',
+        'Charting library',
+        'Dashboards draw their charts with ECharts. Do not add Highcharts to the bundle.',
+      ),
+    ];
+    const text = 'The revenue page renders its line graphs through Highcharts.';
+    // Too little shared to be topical by the clause rules: listed as weak, with the slot.
+    const policy = { ...OFF, weak: 0.1, slotConflict: 0.1 };
+    const v = judge(text, corpus, {}, { policy });
+    expect(v.disposition).toBe('potential_conflict');
+    expect(v.promotion_eligibility).toBe('review_required');
+    expect(v.canonical_id).toBe('S-15');
+    expect(v.matches[0].evidence).toContain(WEAK_EVIDENCE);
+    expect(v.matches[0].evidence.join(' | ')).toMatch(/uses what the entry forbids: highcharts/);
+    // Without the prohibition the same wording shares too little to be listed at all.
+    const allowed = [entry('S-16', 'Charting library', 'Dashboards draw their charts with ECharts.')];
+    expect(judge(text, allowed, {}, { policy }).matches).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { indexedText } from '@maestro/core';
 import { analyzeText, type TextFeatures } from './analyze.js';
 import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
-import { SLOT_PREFIX, slotDifference } from './slots.js';
+import { forbiddenName, SLOT_PREFIX, slotDifference } from './slots.js';
 import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
 import type { CandidateAction, MatchScores, Relation } from './types.js';
 import { CROSS_LANGUAGE_PREFIX, DISTINCTIVE_MASS_PREFIX, DISTINCTIVE_PREFIX, WEAK_EVIDENCE } from './verdict.js';
@@ -231,8 +231,11 @@ export function scorePair(
       p.rareShared >= (p.sharedName ? THRESHOLDS.topicNameMass : THRESHOLDS.topicMass)) ||
     (title >= 0.6 && p.concept >= 0.15);
   if (!topical) {
-    if (exact || c.store !== d.store || p.concept < THRESHOLDS.weakTopic) return null;
-    return weakMatch(c, d, p, lexical, semantic, title, related);
+    if (exact || c.store !== d.store) return null;
+    // A named thing one forbids and the other uses is a shared subject, however little else is shared.
+    const banned = p.scope === 'disjoint' ? null : forbiddenName(c.feats, d.feats);
+    if (p.concept < THRESHOLDS.weakTopic && !banned) return null;
+    return weakMatch(c, d, p, lexical, semantic, title, related, banned);
   }
   let relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
   // A restatement that swaps the chosen tool or the value ("argon2id" for "bcrypt") says
@@ -277,9 +280,11 @@ function weakMatch(
   semantic: number,
   title: number,
   related: boolean,
+  banned: string | null,
 ): PairScore {
   const scores = scoresOf(title, semantic, lexical, related, 0.5);
   const evidence = [WEAK_EVIDENCE];
+  if (banned) evidence.push(`${SLOT_PREFIX}${banned}`);
   if (c.lang !== d.lang) evidence.push(`${CROSS_LANGUAGE_PREFIX}${c.lang} vs ${d.lang}`);
   evidence.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
   evidence.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);

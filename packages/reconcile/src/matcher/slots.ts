@@ -12,7 +12,52 @@ import { numericMismatch } from './compare.js';
 export const SLOT_PREFIX = 'same subject, differs: ';
 
 export function slotDifference(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
-  return stanceSlot(c, d) ?? antonymSlot(c, d) ?? valueSlot(c, d) ?? nameSlot(c, d, dTitle);
+  return forbiddenName(c, d) ?? stanceSlot(c, d) ?? antonymSlot(c, d) ?? valueSlot(c, d) ?? nameSlot(c, d, dTitle);
+}
+
+/** Parts of a name long enough to be one themselves (`mockito-kotlin` → mockito, kotlin). */
+const nameParts = (t: string) => t.slice(t.indexOf(':') + 1).split(/[-_.:/+]+/);
+const bare = (t: string) => t.slice(t.indexOf(':') + 1);
+/** The same thing, or one named inside the other (`flutter_bloc` uses Bloc). */
+function sameThing(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = bare(a);
+  const y = bare(b);
+  return (y.length >= 4 && nameParts(a).includes(y)) || (x.length >= 4 && nameParts(b).includes(x));
+}
+
+/**
+ * A named thing (a tool, a library, an identifier: a word no dictionary knows) that one text
+ * forbids in a stated prohibition and the other uses or requires, whatever else they say: "do not
+ * use Spock" against "新的后端测试用 Spock 编写". Names are written alike in both languages, so
+ * this holds across them. The only slot a weak match is checked for (see `weakMatch`).
+ */
+export function forbiddenName(c: TextFeatures, d: TextFeatures): string | null {
+  // A name by the dictionaries (no tagged sense) and by how either text writes it.
+  const named = (f: TextFeatures, t: string) => {
+    if (!isName(t)) return false;
+    if (t.startsWith('t:')) return true;
+    const w = (f.display.get(t) ?? bare(t)).toLowerCase();
+    return c.names.has(w) || d.names.has(w);
+  };
+  const hit = (neg: TextFeatures, pos: TextFeatures) => {
+    for (const nc of neg.clauses) {
+      if (nc.stance !== 'neg' || !nc.explicit) continue;
+      const banned = [...nc.terms.keys()].filter((t) => named(neg, t));
+      if (banned.length === 0) continue;
+      for (const pc of pos.clauses) {
+        if (pc.stance !== 'pos') continue;
+        for (const t of pc.terms.keys()) {
+          if (named(pos, t) && banned.some((b) => sameThing(t, b))) return pos.display.get(t) ?? bare(t);
+        }
+      }
+    }
+    return null;
+  };
+  const used = hit(d, c);
+  if (used) return `uses what the entry forbids: ${used}`;
+  const banned = hit(c, d);
+  return banned ? `forbids what the entry uses: ${banned}` : null;
 }
 
 const SPECIFIC = 0.9;
