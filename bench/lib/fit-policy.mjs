@@ -27,7 +27,7 @@ export const GRID = {
   uncertainAs: ['potential_conflict', 'semantic_duplicate'],
   weak: [...range(0.06, 0.2, 0.02), 1],
 };
-/** Where the search starts: the maestro-match/2.0 policy, with the rules it did not have switched off. */
+/** Where the search starts: the maestro-match/2.0 policy, with the rules 2.1 added switched off. */
 export const START = {
   severeRatio: 0.9,
   restatement: 0.38,

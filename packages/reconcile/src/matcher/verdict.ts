@@ -58,17 +58,17 @@ export interface VerdictPolicy {
  * that line here and bump MATCHER_REVISION when it changes.
  */
 export const DEFAULT_POLICY: VerdictPolicy = {
-  severeRatio: 0.9,
-  restatement: 0.38,
-  actionTarget: 0,
+  severeRatio: 0.7,
+  restatement: 0.42,
+  actionTarget: 0.1,
   slotConflict: 0.1,
-  distinctive: 0,
-  uncertain: 1,
-  uncertainCross: 1,
+  distinctive: 0.5,
+  uncertain: 0.38,
+  uncertainCross: 0.26,
   uncertainDistinctive: 0,
-  uncertainMass: 0,
-  uncertainAs: 'potential_conflict',
-  weak: 1,
+  uncertainMass: 1.5,
+  uncertainAs: 'semantic_duplicate',
+  weak: 0.14,
 };
 
 /** How a `related` match's evidence states its distinctive coverage. */
