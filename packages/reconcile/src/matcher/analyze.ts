@@ -40,19 +40,31 @@ export interface TextFeatures {
   display: Map<string, string>;
   /** The first specific term: usually what the rule is about ("migrations", "tests"). */
   head: string | null;
-  /**
-   * Words written as names (lower-cased): code-quoted, camelCase or capitalised mid-sentence, with
-   * digits or joiners, or any Latin word in a Chinese text. A word no dictionary tags may still be a
-   * plain word ("clinics"); one written like this names a tool, a library or a component.
-   */
-  names: Set<string>;
+  /** The analysed text as written (for `namesOf`, computed only when a slot check needs it). */
+  text: string;
+}
+
+const namesCache = new WeakMap<TextFeatures, Set<string>>();
+
+/**
+ * Words the text writes as names (lower-cased): code-quoted, camelCase or capitalised mid-sentence,
+ * with digits or joiners, or any Latin word in a Chinese text. A word no dictionary tags may still be
+ * a plain word ("clinics"); one written like this names a tool, a library or a component.
+ */
+export function namesOf(f: TextFeatures): Set<string> {
+  let names = namesCache.get(f);
+  if (!names) {
+    names = nameWords(f.text);
+    namesCache.set(f, names);
+  }
+  return names;
 }
 
 const NAME_TOKEN = /`[^`\n]+`|[A-Za-z][A-Za-z0-9]*(?:[-_.+#/][A-Za-z0-9]+)*[+#]*/g;
 const HAN_ANY = /\p{Script=Han}/u;
 const SENTENCE_START = /(?:^|[.!?:;。！？：；\n>*-]\s*|\d[.)]\s*)$/;
 
-/** The words of `text` written as names (see `TextFeatures.names`). */
+/** The words of `text` written as names (see `namesOf`). */
 export function nameWords(text: string): Set<string> {
   const out = new Set<string>();
   const chinese =
@@ -145,7 +157,7 @@ export function analyzeText(text: string): TextFeatures {
     adds: ADDITIVE.test(text),
     display: new Map(),
     head: null,
-    names: nameWords(text),
+    text,
   };
   const numbers: Omit<NumberFact, 'bound'>[] = [];
   for (const sentence of prepare(text).split(SENTENCE)) {

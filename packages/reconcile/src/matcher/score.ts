@@ -20,19 +20,24 @@ export interface View {
   lang: 'en' | 'zh';
 }
 
-const HAN_CHAR = /\p{Script=Han}/gu;
-const LATIN_LETTER = /[a-z]/gi;
+/** Characters `languageOf` reads: enough to tell, without scanning a whole dump. */
+const LANGUAGE_SAMPLE = 4000;
 
 /**
  * `zh` when Chinese characters make up at least a third of the letters: a Chinese rule often
  * names English identifiers and tools, an English one rarely quotes Chinese.
  */
 export function languageOf(text: string): 'en' | 'zh' {
-  const han = text.match(HAN_CHAR)?.length ?? 0;
-  if (han === 0) return 'en';
+  let han = 0;
+  let latin = 0;
+  const n = Math.min(text.length, LANGUAGE_SAMPLE);
+  for (let i = 0; i < n; i++) {
+    const ch = text.charCodeAt(i);
+    if ((ch >= 0x61 && ch <= 0x7a) || (ch >= 0x41 && ch <= 0x5a)) latin++;
+    else if ((ch >= 0x4e00 && ch <= 0x9fff) || (ch >= 0x3400 && ch <= 0x4dbf)) han++;
+  }
   // A Chinese character carries about a word: weigh it like five Latin letters.
-  const latin = text.match(LATIN_LETTER)?.length ?? 0;
-  return han * 5 >= latin / 2 ? 'zh' : 'en';
+  return han > 0 && han * 5 >= latin / 2 ? 'zh' : 'en';
 }
 
 /** `exact` (an `exactKey` already computed, e.g. by the index) saves hashing the content again. */

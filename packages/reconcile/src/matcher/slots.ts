@@ -1,5 +1,5 @@
 import { lexicon } from '@maestro/lexicon';
-import type { Clause, TextFeatures } from './analyze.js';
+import { type Clause, namesOf, type TextFeatures } from './analyze.js';
 import { numericMismatch } from './compare.js';
 
 /**
@@ -13,6 +13,22 @@ export const SLOT_PREFIX = 'same subject, differs: ';
 
 export function slotDifference(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
   return forbiddenName(c, d) ?? stanceSlot(c, d) ?? antonymSlot(c, d) ?? valueSlot(c, d) ?? nameSlot(c, d, dTitle);
+}
+
+const bansCache = new WeakMap<TextFeatures, string[]>();
+
+/** The dictionary-unknown terms of a text's stated prohibitions, computed once per text. */
+function bansOf(f: TextFeatures): string[] {
+  let bans = bansCache.get(f);
+  if (!bans) {
+    bans = [];
+    for (const nc of f.clauses) {
+      if (nc.stance !== 'neg' || !nc.explicit) continue;
+      for (const t of nc.terms.keys()) if (isName(t) && !bans.includes(t)) bans.push(t);
+    }
+    bansCache.set(f, bans);
+  }
+  return bans;
 }
 
 /** Parts of a name long enough to be one themselves (`mockito-kotlin` → mockito, kotlin). */
@@ -33,30 +49,29 @@ function sameThing(a: string, b: string): boolean {
  * this holds across them. The only slot a weak match is checked for (see `weakMatch`).
  */
 export function forbiddenName(c: TextFeatures, d: TextFeatures): string | null {
+  const dBans = bansOf(d);
+  const cBans = bansOf(c);
+  if (dBans.length === 0 && cBans.length === 0) return null;
   // A name by the dictionaries (no tagged sense) and by how either text writes it.
   const named = (f: TextFeatures, t: string) => {
-    if (!isName(t)) return false;
     if (t.startsWith('t:')) return true;
     const w = (f.display.get(t) ?? bare(t)).toLowerCase();
-    return c.names.has(w) || d.names.has(w);
+    return namesOf(c).has(w) || namesOf(d).has(w);
   };
-  const hit = (neg: TextFeatures, pos: TextFeatures) => {
-    for (const nc of neg.clauses) {
-      if (nc.stance !== 'neg' || !nc.explicit) continue;
-      const banned = [...nc.terms.keys()].filter((t) => named(neg, t));
-      if (banned.length === 0) continue;
-      for (const pc of pos.clauses) {
-        if (pc.stance !== 'pos') continue;
-        for (const t of pc.terms.keys()) {
-          if (named(pos, t) && banned.some((b) => sameThing(t, b))) return pos.display.get(t) ?? bare(t);
-        }
+  const hit = (neg: TextFeatures, bans: readonly string[], pos: TextFeatures) => {
+    const banned = bans.filter((t) => named(neg, t));
+    if (banned.length === 0) return null;
+    for (const pc of pos.clauses) {
+      if (pc.stance !== 'pos') continue;
+      for (const t of pc.terms.keys()) {
+        if (isName(t) && banned.some((b) => sameThing(t, b)) && named(pos, t)) return pos.display.get(t) ?? bare(t);
       }
     }
     return null;
   };
-  const used = hit(d, c);
+  const used = dBans.length ? hit(d, dBans, c) : null;
   if (used) return `uses what the entry forbids: ${used}`;
-  const banned = hit(c, d);
+  const banned = cBans.length ? hit(c, cBans, d) : null;
   return banned ? `forbids what the entry uses: ${banned}` : null;
 }
 
