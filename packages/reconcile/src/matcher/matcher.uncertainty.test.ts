@@ -78,6 +78,26 @@ describe('a weak match (retrieved, not topical by the clause rules) is weighed b
     expect(on.canonical_id).toBe('S-2');
   });
 
+  it('a shared sentence pattern (one word and generic ones) is not even a weak match', () => {
+    const corpus = [
+      entry(
+        'S-17',
+        'quorvex zentrafil mobrisk',
+        'Every quorvex keeps its zentrafil beside the mobrisk; plantovi drasquel mirrent.',
+      ),
+    ];
+    const v = judge(
+      'Every plidomar keeps its vextrunel beside the harquine; soltravin bexquor nimbrel.',
+      corpus,
+      {},
+      {
+        policy: { ...OFF, weak: 0 },
+      },
+    );
+    expect(v.matches).toEqual([]);
+    expect(v.disposition).toBe('unique');
+  });
+
   it('a contest or supersede names its best target among weak matches too', () => {
     const d = decideVerdict('spec', 'contest', [weak('S-3', 0.18), weak('S-4', 0.12)], { ...OFF, weak: 1 });
     expect(d.disposition).toBe('potential_conflict');

@@ -129,6 +129,11 @@ export const THRESHOLDS = {
    * fitted composite, whether it counts (an explicit action's target, a same-subject review).
    */
   weakTopic: 0.08,
+  /**
+   * Specific (non-generic) weight a weak match also shares (about two content words): one shared
+   * word and generic ones ("every X keeps its Y beside the Z") is a sentence pattern, not a subject.
+   */
+  weakShared: 1.5,
   /** maestro-flow's reporting thresholds for evidence strings. */
   evidence: 0.58,
   novelty: 0.18,
@@ -239,7 +244,8 @@ export function scorePair(
     if (exact || c.store !== d.store) return null;
     // A named thing one forbids and the other uses is a shared subject, however little else is shared.
     const banned = p.scope === 'disjoint' ? null : forbiddenName(c.feats, d.feats);
-    if (p.concept < THRESHOLDS.weakTopic && !banned) return null;
+    if ((p.concept < THRESHOLDS.weakTopic || specificShared(c.feats, d.feats) < THRESHOLDS.weakShared) && !banned)
+      return null;
     return weakMatch(c, d, p, lexical, semantic, title, related, banned);
   }
   let relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
@@ -259,6 +265,18 @@ export function scorePair(
   if (relation === 'potential_conflict' && swapped && !p.conflict) evidence.unshift(swapped);
   return { relation, scores, novelty, evidence };
 }
+
+/** Weight of the specific terms (not generic words such as use, keep, every) two texts share. */
+function specificShared(c: TextFeatures, d: TextFeatures): number {
+  let shared = 0;
+  for (const [t, w] of c.terms) {
+    const v = d.terms.get(t);
+    if (v !== undefined && w > GENERIC_TERM && v > GENERIC_TERM) shared += Math.min(w, v);
+  }
+  return shared;
+}
+/** Weight above which a term is specific (generic words weigh 0.35, see analyze.ts). */
+const GENERIC_TERM = 0.4;
 
 function scoresOf(title: number, semantic: number, lexical: number, related: boolean, stance: number): MatchScores {
   return {
