@@ -60,7 +60,7 @@ export interface VerdictPolicy {
 export const DEFAULT_POLICY: VerdictPolicy = {
   severeRatio: 0.7,
   restatement: 0.42,
-  actionTarget: 0.1,
+  actionTarget: 0,
   slotConflict: 0.1,
   distinctive: 0.5,
   uncertain: 0.38,
