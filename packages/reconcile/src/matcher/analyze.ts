@@ -40,6 +40,59 @@ export interface TextFeatures {
   display: Map<string, string>;
   /** The first specific term: usually what the rule is about ("migrations", "tests"). */
   head: string | null;
+  /** The analysed text as written (for `namesOf`, computed only when a slot check needs it). */
+  text: string;
+}
+
+const namesCache = new WeakMap<TextFeatures, Set<string>>();
+
+/**
+ * Words the text writes as names (lower-cased): code-quoted, camelCase or capitalised mid-sentence,
+ * with digits or joiners, or any Latin word in a Chinese text. A word no dictionary tags may still be
+ * a plain word ("clinics"); one written like this names a tool, a library or a component.
+ */
+export function namesOf(f: TextFeatures): Set<string> {
+  let names = namesCache.get(f);
+  if (!names) {
+    names = nameWords(f.text);
+    namesCache.set(f, names);
+  }
+  return names;
+}
+
+const NAME_TOKEN = /`[^`\n]+`|[A-Za-z][A-Za-z0-9]*(?:[-_.+#/][A-Za-z0-9]+)*[+#]*/g;
+const HAN_ANY = /\p{Script=Han}/u;
+const SENTENCE_START = /(?:^|[.!?:;。！？：；\n>*-]\s*|\d[.)]\s*)$/;
+
+/** The words of `text` written as names (see `namesOf`). */
+export function nameWords(text: string): Set<string> {
+  const out = new Set<string>();
+  const chinese =
+    HAN_ANY.test(text) && (text.match(/\p{Script=Han}/gu)?.length ?? 0) * 5 >= (text.match(/[a-z]/gi)?.length ?? 0) / 2;
+  for (const m of text.matchAll(NAME_TOKEN)) {
+    const raw = m[0];
+    const at = m.index ?? 0;
+    if (raw.startsWith('`')) {
+      for (const w of raw
+        .slice(1, -1)
+        .toLowerCase()
+        .match(/[a-z][a-z0-9]*(?:[-_.+#/][a-z0-9]+)*/g) ?? []) {
+        out.add(w);
+        for (const part of w.split(/[-_.+#/]+/)) if (part.length >= 3) out.add(part);
+      }
+      continue;
+    }
+    const joined = /[-_.+#/]|\d/.test(raw.slice(1));
+    const inner = /[A-Z]/.test(raw.slice(1));
+    const capital = /^[A-Z]/.test(raw) && !SENTENCE_START.test(text.slice(Math.max(0, at - 4), at));
+    if (chinese || joined || inner || capital) {
+      const w = raw.toLowerCase();
+      out.add(w);
+      // The parts of a joined name are written as names too (`mockito-kotlin` → mockito).
+      for (const part of w.split(/[-_.+#/]+/)) if (part.length >= 3) out.add(part);
+    }
+  }
+  return out;
 }
 
 const W_GENERIC = 0.35;
@@ -104,6 +157,7 @@ export function analyzeText(text: string): TextFeatures {
     adds: ADDITIVE.test(text),
     display: new Map(),
     head: null,
+    text,
   };
   const numbers: Omit<NumberFact, 'bound'>[] = [];
   for (const sentence of prepare(text).split(SENTENCE)) {

@@ -17,7 +17,7 @@ import { DEFAULT_POLICY, RETIRED_EVIDENCE, verdictFor } from './verdict.js';
  * The matcher's identity. Receipts record it and compare it as a freshness fence, so bump it
  * whenever a change here, in the lexicon or in a threshold can change a verdict.
  */
-export const MATCHER_REVISION = 'maestro-match/2.0';
+export const MATCHER_REVISION = 'maestro-match/2.1';
 
 export const MATCH_LIMIT = 12;
 export const FAMILY_LIMIT = 2;

@@ -1,10 +1,10 @@
 import { indexedText } from '@maestro/core';
 import { analyzeText, type TextFeatures } from './analyze.js';
 import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
-import { SLOT_PREFIX, slotDifference } from './slots.js';
+import { forbiddenName, SLOT_PREFIX, slotDifference } from './slots.js';
 import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
 import type { CandidateAction, MatchScores, Relation } from './types.js';
-import { DISTINCTIVE_PREFIX } from './verdict.js';
+import { CROSS_LANGUAGE_PREFIX, DISTINCTIVE_MASS_PREFIX, DISTINCTIVE_PREFIX, WEAK_EVIDENCE } from './verdict.js';
 
 /** Everything the scorer needs of one side, computed once per text. */
 export interface View {
@@ -16,6 +16,28 @@ export interface View {
   tokens: Set<string>;
   grams: Set<string>;
   title: { tokens: Set<string>; grams: Set<string> };
+  /** The language the text is mostly written in: similarity through dictionary glosses runs lower across languages. */
+  lang: 'en' | 'zh';
+}
+
+/** Characters `languageOf` reads: enough to tell, without scanning a whole dump. */
+const LANGUAGE_SAMPLE = 4000;
+
+/**
+ * `zh` when Chinese characters make up at least a third of the letters: a Chinese rule often
+ * names English identifiers and tools, an English one rarely quotes Chinese.
+ */
+export function languageOf(text: string): 'en' | 'zh' {
+  let han = 0;
+  let latin = 0;
+  const n = Math.min(text.length, LANGUAGE_SAMPLE);
+  for (let i = 0; i < n; i++) {
+    const ch = text.charCodeAt(i);
+    if ((ch >= 0x61 && ch <= 0x7a) || (ch >= 0x41 && ch <= 0x5a)) latin++;
+    else if ((ch >= 0x4e00 && ch <= 0x9fff) || (ch >= 0x3400 && ch <= 0x4dbf)) han++;
+  }
+  // A Chinese character carries about a word: weigh it like five Latin letters.
+  return han > 0 && han * 5 >= latin / 2 ? 'zh' : 'en';
 }
 
 /** `exact` (an `exactKey` already computed, e.g. by the index) saves hashing the content again. */
@@ -33,6 +55,7 @@ export function makeView(store: 'spec' | 'knowhow', title: string, content: stri
     tokens: refTokens(scored),
     grams: refTrigrams(scored),
     title: { tokens: refTokens(titleNorm), grams: refTrigrams(titleNorm) },
+    lang: languageOf(scored),
   };
 }
 
@@ -100,6 +123,17 @@ export const THRESHOLDS = {
   topicCover: 0.15,
   /** Share of the entry title's content words a candidate must say to be about the entry's subject. */
   titleSubject: 0.6,
+  /**
+   * Concept overlap with which a retrieved entry that is not topical by the rules above is still
+   * listed as a weak match (evidence `weak topical overlap`): the verdict policy decides, with a
+   * fitted composite, whether it counts (an explicit action's target, a same-subject review).
+   */
+  weakTopic: 0.08,
+  /**
+   * Specific (non-generic) weight a weak match also shares (about two content words): one shared
+   * word and generic ones ("every X keeps its Y beside the Z") is a sentence pattern, not a subject.
+   */
+  weakShared: 1.5,
   /** maestro-flow's reporting thresholds for evidence strings. */
   evidence: 0.58,
   novelty: 0.18,
@@ -206,7 +240,14 @@ export function scorePair(
     (p.rareCovC >= THRESHOLDS.topicCover &&
       p.rareShared >= (p.sharedName ? THRESHOLDS.topicNameMass : THRESHOLDS.topicMass)) ||
     (title >= 0.6 && p.concept >= 0.15);
-  if (!topical) return null;
+  if (!topical) {
+    if (exact || c.store !== d.store) return null;
+    // A named thing one forbids and the other uses is a shared subject, however little else is shared.
+    const banned = p.scope === 'disjoint' ? null : forbiddenName(c.feats, d.feats);
+    if ((p.concept < THRESHOLDS.weakTopic || specificShared(c.feats, d.feats) < THRESHOLDS.weakShared) && !banned)
+      return null;
+    return weakMatch(c, d, p, lexical, semantic, title, related, banned);
+  }
   let relation: Relation = exact ? 'exact_duplicate' : decide(c, action, d, p, titleEq, title);
   // A restatement that swaps the chosen tool or the value ("argon2id" for "bcrypt") says
   // something else about the same subject: a conflict, with the slot as its evidence.
@@ -218,7 +259,27 @@ export function scorePair(
   const stanceConflict = p.conflict?.kind === 'stance';
   const cs = textStance(c.feats);
   const stance = stanceConflict ? 0 : cs !== null && cs === textStance(d.feats) ? 1 : 0.5;
-  const scores: MatchScores = {
+  const scores = scoresOf(title, semantic, lexical, related, stance);
+  const novelty = r3(exact ? 0 : 1 - p.covC);
+  const evidence = evidenceFor(c, d, p, relation, scores, novelty, exact, related);
+  if (relation === 'potential_conflict' && swapped && !p.conflict) evidence.unshift(swapped);
+  return { relation, scores, novelty, evidence };
+}
+
+/** Weight of the specific terms (not generic words such as use, keep, every) two texts share. */
+function specificShared(c: TextFeatures, d: TextFeatures): number {
+  let shared = 0;
+  for (const [t, w] of c.terms) {
+    const v = d.terms.get(t);
+    if (v !== undefined && w > GENERIC_TERM && v > GENERIC_TERM) shared += Math.min(w, v);
+  }
+  return shared;
+}
+/** Weight above which a term is specific (generic words weigh 0.35, see analyze.ts). */
+const GENERIC_TERM = 0.4;
+
+function scoresOf(title: number, semantic: number, lexical: number, related: boolean, stance: number): MatchScores {
+  return {
     lexical: r3(lexical),
     semantic: r3(semantic),
     title: r3(title),
@@ -228,10 +289,30 @@ export function scorePair(
     // the candidate is about.
     composite: r3(0.15 * title + 0.6 * semantic + 0.2 * lexical + 0.05 * (related ? 1 : 0)),
   };
-  const novelty = r3(exact ? 0 : 1 - p.covC);
-  const evidence = evidenceFor(c, d, p, relation, scores, novelty, exact, related);
-  if (relation === 'potential_conflict' && swapped && !p.conflict) evidence.unshift(swapped);
-  return { relation, scores, novelty, evidence };
+}
+
+/**
+ * A retrieved same-store entry that shares too little to be topical by the clause rules: listed
+ * as `related` with the evidence that says so, for the verdict policy to weigh (see `WEAK_EVIDENCE`).
+ */
+function weakMatch(
+  c: View,
+  d: View,
+  p: PairSignals,
+  lexical: number,
+  semantic: number,
+  title: number,
+  related: boolean,
+  banned: string | null,
+): PairScore {
+  const scores = scoresOf(title, semantic, lexical, related, 0.5);
+  const evidence = [WEAK_EVIDENCE];
+  if (banned) evidence.push(`${SLOT_PREFIX}${banned}`);
+  if (c.lang !== d.lang) evidence.push(`${CROSS_LANGUAGE_PREFIX}${c.lang} vs ${d.lang}`);
+  evidence.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
+  evidence.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);
+  evidence.push(`${DISTINCTIVE_MASS_PREFIX}${p.rareShared.toFixed(3)}`);
+  return { relation: 'related', scores, novelty: r3(1 - p.covC), evidence };
 }
 
 /** Share of the title's specific weight (at least two content words) the candidate's terms carry. */
@@ -276,12 +357,17 @@ function evidenceFor(
   else if (p.scope !== 'same')
     out.push(`candidate scope is ${p.scope} than the entry's`.replace('overlap than', 'overlapping'));
   if (c.store !== d.store) out.push(`different knowledge store (${c.store} vs ${d.store})`);
+  if (!exact && c.lang !== d.lang) out.push(`${CROSS_LANGUAGE_PREFIX}${c.lang} vs ${d.lang}`);
   if (related) out.push('recorded knowledge or graph relation');
   if (s.semantic >= T.evidence) out.push(`semantic similarity ${s.semantic.toFixed(3)}`);
   if (s.title >= T.evidence) out.push(`title similarity ${s.title.toFixed(3)}`);
   if (!exact && novelty > T.novelty) out.push(`novel token share ${novelty.toFixed(3)}`);
   if (!exact) out.push(`concept coverage: candidate ${p.covC.toFixed(3)}, entry ${p.covD.toFixed(3)}`);
   // Coverage by the corpus's rarer words: what sharing words means where every entry shares some.
-  if (relation === 'related') out.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);
+  if (relation === 'related') {
+    out.push(`${DISTINCTIVE_PREFIX}${p.rareCovC.toFixed(3)}`);
+    // The same, as weight: a share says little where every word of the corpus is common.
+    out.push(`${DISTINCTIVE_MASS_PREFIX}${p.rareShared.toFixed(3)}`);
+  }
   return out.length ? out : ['bounded semantic neighborhood'];
 }

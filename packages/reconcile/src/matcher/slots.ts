@@ -1,5 +1,5 @@
 import { lexicon } from '@maestro/lexicon';
-import type { Clause, TextFeatures } from './analyze.js';
+import { type Clause, namesOf, type TextFeatures } from './analyze.js';
 import { numericMismatch } from './compare.js';
 
 /**
@@ -12,7 +12,67 @@ import { numericMismatch } from './compare.js';
 export const SLOT_PREFIX = 'same subject, differs: ';
 
 export function slotDifference(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
-  return stanceSlot(c, d) ?? antonymSlot(c, d) ?? valueSlot(c, d) ?? nameSlot(c, d, dTitle);
+  return forbiddenName(c, d) ?? stanceSlot(c, d) ?? antonymSlot(c, d) ?? valueSlot(c, d) ?? nameSlot(c, d, dTitle);
+}
+
+const bansCache = new WeakMap<TextFeatures, string[]>();
+
+/** The dictionary-unknown terms of a text's stated prohibitions, computed once per text. */
+function bansOf(f: TextFeatures): string[] {
+  let bans = bansCache.get(f);
+  if (!bans) {
+    bans = [];
+    for (const nc of f.clauses) {
+      if (nc.stance !== 'neg' || !nc.explicit) continue;
+      for (const t of nc.terms.keys()) if (isName(t) && !bans.includes(t)) bans.push(t);
+    }
+    bansCache.set(f, bans);
+  }
+  return bans;
+}
+
+/** Parts of a name long enough to be one themselves (`mockito-kotlin` → mockito, kotlin). */
+const nameParts = (t: string) => t.slice(t.indexOf(':') + 1).split(/[-_.:/+]+/);
+const bare = (t: string) => t.slice(t.indexOf(':') + 1);
+/** The same thing, or one named inside the other (`flutter_bloc` uses Bloc). */
+function sameThing(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = bare(a);
+  const y = bare(b);
+  return (y.length >= 4 && nameParts(a).includes(y)) || (x.length >= 4 && nameParts(b).includes(x));
+}
+
+/**
+ * A named thing (a tool, a library, an identifier: a word no dictionary knows) that one text
+ * forbids in a stated prohibition and the other uses or requires, whatever else they say: "do not
+ * use Spock" against "新的后端测试用 Spock 编写". Names are written alike in both languages, so
+ * this holds across them. The only slot a weak match is checked for (see `weakMatch`).
+ */
+export function forbiddenName(c: TextFeatures, d: TextFeatures): string | null {
+  const dBans = bansOf(d);
+  const cBans = bansOf(c);
+  if (dBans.length === 0 && cBans.length === 0) return null;
+  // A name by the dictionaries (no tagged sense) and by how either text writes it.
+  const named = (f: TextFeatures, t: string) => {
+    if (t.startsWith('t:')) return true;
+    const w = (f.display.get(t) ?? bare(t)).toLowerCase();
+    return namesOf(c).has(w) || namesOf(d).has(w);
+  };
+  const hit = (neg: TextFeatures, bans: readonly string[], pos: TextFeatures) => {
+    const banned = bans.filter((t) => named(neg, t));
+    if (banned.length === 0) return null;
+    for (const pc of pos.clauses) {
+      if (pc.stance !== 'pos') continue;
+      for (const t of pc.terms.keys()) {
+        if (isName(t) && banned.some((b) => sameThing(t, b)) && named(pos, t)) return pos.display.get(t) ?? bare(t);
+      }
+    }
+    return null;
+  };
+  const used = dBans.length ? hit(d, dBans, c) : null;
+  if (used) return `uses what the entry forbids: ${used}`;
+  const banned = cBans.length ? hit(c, cBans, d) : null;
+  return banned ? `forbids what the entry uses: ${banned}` : null;
 }
 
 const SPECIFIC = 0.9;

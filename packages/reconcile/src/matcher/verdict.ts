@@ -25,6 +25,31 @@ export interface VerdictPolicy {
    * similarity alone says nothing.
    */
   distinctive: number;
+  /**
+   * Safety: a same-store `related` match this similar (composite) is about the same subject, and
+   * nothing shows the two compatible (no different scope): review, not eligible. Fitted so that
+   * over-review stays within its budget.
+   */
+  uncertain: number;
+  /**
+   * The same across languages (the candidate and the entry written in different languages): the
+   * similarity of a translation through dictionary glosses runs lower than a paraphrase's.
+   */
+  uncertainCross: number;
+  /**
+   * Distinctive coverage a same-language uncertain pair also needs: where the shared words are the
+   * corpus's common ones (boilerplate), similarity does not show a shared subject.
+   */
+  uncertainDistinctive: number;
+  /** Distinctive shared weight (rare words in common, about one per word) it also needs. */
+  uncertainMass: number;
+  /** How an uncertain pair is reviewed: as a possible conflict or as a possible restatement. */
+  uncertainAs: 'potential_conflict' | 'semantic_duplicate';
+  /**
+   * Composite a weak match (retrieved, not topical by the clause rules: `WEAK_EVIDENCE`) needs to
+   * count at all; below it the match is dropped from the verdict.
+   */
+  weak: number;
 }
 
 /**
@@ -33,19 +58,39 @@ export interface VerdictPolicy {
  * that line here and bump MATCHER_REVISION when it changes.
  */
 export const DEFAULT_POLICY: VerdictPolicy = {
-  severeRatio: 0.9,
-  restatement: 0.38,
+  severeRatio: 0.7,
+  restatement: 0.42,
   actionTarget: 0,
   slotConflict: 0.1,
-  distinctive: 0,
+  distinctive: 0.5,
+  uncertain: 0.38,
+  uncertainCross: 0.26,
+  uncertainDistinctive: 0,
+  uncertainMass: 1.5,
+  uncertainAs: 'semantic_duplicate',
+  weak: 0.14,
 };
 
 /** How a `related` match's evidence states its distinctive coverage. */
 export const DISTINCTIVE_PREFIX = 'distinctive coverage ';
-const distinctiveOf = (m: Match) => {
-  const e = m.evidence.find((x) => x.startsWith(DISTINCTIVE_PREFIX));
-  return e ? Number(e.slice(DISTINCTIVE_PREFIX.length)) : 1;
+/** How a `related` match's evidence states the distinctive weight it shares with the entry. */
+export const DISTINCTIVE_MASS_PREFIX = 'distinctive shared weight ';
+const evidenceNumber = (m: Match, prefix: string, none: number) => {
+  const e = m.evidence.find((x) => x.startsWith(prefix));
+  return e ? Number(e.slice(prefix.length)) : none;
 };
+const distinctiveOf = (m: Match) => evidenceNumber(m, DISTINCTIVE_PREFIX, 1);
+const distinctiveMassOf = (m: Match) => evidenceNumber(m, DISTINCTIVE_MASS_PREFIX, Number.POSITIVE_INFINITY);
+
+/** Evidence of a weak match: retrieved and about as close as a neighbour, but not topical by the clause rules. */
+export const WEAK_EVIDENCE = 'weak topical overlap';
+/** How a match's evidence says the two texts are written in different languages. */
+export const CROSS_LANGUAGE_PREFIX = 'different languages: ';
+const isWeak = (m: Match) => m.evidence[0] === WEAK_EVIDENCE;
+const isCross = (m: Match) => m.evidence.some((e) => e.startsWith(CROSS_LANGUAGE_PREFIX));
+/** The weak matches below the policy's floor take no part in the verdict and are not listed. */
+const credible = (matches: readonly Match[], policy: VerdictPolicy) =>
+  matches.filter((m) => !isWeak(m) || m.scores.composite >= policy.weak);
 
 /** How `reconcile` marks the successor of a deprecated entry whose text the candidate repeats. */
 export const RETIRED_EVIDENCE = 'same text as deprecated ';
@@ -75,9 +120,10 @@ export function decideVerdict(
 ): Decision {
   const exact = matches.find((m) => m.relation === 'exact_duplicate');
   if (exact) return { disposition: 'exact_duplicate', canonical: exact, note: null };
-  const ranked = [...matches].sort(byStrength);
+  // An explicit action is a strong prior: it names its best target, weak matches included.
+  const all = [...matches].sort(byStrength);
+  const ranked = credible(all, policy);
   const best = ranked[0];
-  if (!best) return { disposition: 'unique', canonical: null, note: null };
   // The text of a deprecated entry: judged against its successor, whatever else it resembles.
   const revived = ranked.find((m) => m.evidence.some((e) => e.startsWith(RETIRED_EVIDENCE)));
   if (revived && action !== 'contest' && action !== 'supersede') {
@@ -87,11 +133,12 @@ export function decideVerdict(
     const disposition = action === 'contest' ? 'potential_conflict' : 'supersede_candidate';
     // The declared action names its target: the same-store match it is most about.
     const target =
-      ranked.find((m) => m.relation === disposition && m.scores.composite >= policy.actionTarget) ??
-      ranked.find((m) => m.scores.composite >= policy.actionTarget);
+      all.find((m) => m.relation === disposition && m.scores.composite >= policy.actionTarget) ??
+      all.find((m) => m.scores.composite >= policy.actionTarget);
     if (!target) return { disposition: 'unique', canonical: null, note: null };
     return { disposition, canonical: target, note: `declared ${action} action: its closest entry is the target` };
   }
+  if (!best) return { disposition: 'unique', canonical: null, note: null };
   const floor = best.scores.composite * policy.severeRatio;
   const severe = ranked.find((m) => SEVERE.has(m.relation) && m.scores.composite >= floor);
   if (severe) return { disposition: severe.relation, canonical: severe, note: null };
@@ -129,6 +176,23 @@ export function decideVerdict(
       note: `possible restatement: similarity ${best.scores.composite.toFixed(3)} is high for merely related rules`,
     };
   }
+  // Safety: eligible needs positive evidence of compatibility. A same-store match about the same
+  // subject (similar enough) that nothing shows compatible goes to review.
+  if (best.relation === 'related' && best.target === store && !otherScope) {
+    const cross = isCross(best);
+    const floor = cross ? policy.uncertainCross : policy.uncertain;
+    if (
+      best.scores.composite >= floor &&
+      (cross || (distinctiveOf(best) >= policy.uncertainDistinctive && distinctiveMassOf(best) >= policy.uncertainMass))
+    ) {
+      const what = policy.uncertainAs === 'potential_conflict' ? 'a possible conflict' : 'a possible restatement';
+      return {
+        disposition: policy.uncertainAs,
+        canonical: best,
+        note: `same subject, compatibility not shown (similarity ${best.scores.composite.toFixed(3)}${isCross(best) ? ', across languages' : ''}): ${what}`,
+      };
+    }
+  }
   return { disposition: best.relation, canonical: best, note: null };
 }
 
@@ -155,12 +219,13 @@ export function verdictFor(
 ): Verdict {
   const { disposition, canonical, note } = decideVerdict(c.target, action, matches, policy);
   const canonical_id = canonical?.knowledge_id ?? null;
+  const shown = credible(matches, policy);
   const listed = canonical
     ? [
         note ? { ...canonical, evidence: [...canonical.evidence, note] } : canonical,
-        ...matches.filter((m) => m !== canonical),
+        ...shown.filter((m) => m !== canonical),
       ]
-    : matches;
+    : shown;
   const reaffirms =
     action === 'reaffirm' && (disposition === 'exact_duplicate' || disposition === 'semantic_duplicate')
       ? canonical_id
