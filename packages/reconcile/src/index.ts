@@ -30,12 +30,12 @@ export { DEFAULT_POLICY, decideVerdict, verdictFor } from './matcher/verdict.js'
 export { BacklogOutput, jsonSchemas, ResolutionOutput, ReviewOutput } from './output-schemas.js';
 export type { BuildReceiptInput, TargetState } from './receipt/build.js';
 export { buildReceipt, CHOICE_EFFECT, choiceOf, countsOf } from './receipt/build.js';
-export type { CorpusFingerprint } from './receipt/fingerprint.js';
+export type { CorpusFingerprint, CorpusState } from './receipt/fingerprint.js';
 export {
   computeCorpusFingerprint,
   corpusFiles,
   corpusFingerprintSync,
-  FINGERPRINT_CACHE,
+  corpusState,
   RACY_WINDOW_MS,
 } from './receipt/fingerprint.js';
 export type { CheckReceiptsOptions, Fences, FreshnessReport, ReceiptCheck } from './receipt/freshness.js';
@@ -68,7 +68,6 @@ export {
   DISPOSITIONS,
   DroppedResolutionSchema,
   ELIGIBILITIES,
-  FingerprintCacheSchema,
   FRESHNESS,
   MatchSchema,
   ReceiptCandidateSchema,

@@ -1,6 +1,6 @@
 import type { WorkflowLayout } from '@maestro/fs';
 import type { Fences } from '../receipt/freshness.js';
-import { corpusEntryHashes, type Revalidation, revalidateReceipt } from '../receipt/revalidate.js';
+import { type Revalidation, revalidateReceipt } from '../receipt/revalidate.js';
 import type { Receipt } from '../schemas.js';
 import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
 import type { RunState } from './run-state.js';
@@ -25,7 +25,7 @@ export async function currentCorpus(
 ): Promise<CurrentCorpus> {
   if (last && last.index === layout.index && last.current.fingerprint === fingerprint) return last.current;
   const corpus = loaded ?? (await matchingCorpus(layout, fingerprint));
-  const current = { fingerprint, corpus, hashes: corpusEntryHashes(corpus.targets) };
+  const current = { fingerprint, corpus, hashes: corpus.entryHashes() };
   last = { index: layout.index, current };
   return current;
 }
