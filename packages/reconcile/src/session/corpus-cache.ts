@@ -19,6 +19,13 @@ export interface MatchingCorpus {
   source: 'store' | 'memory';
 }
 
+let storeEnabled = true;
+
+/** Whether `matchingCorpus` uses the store (tests turn it off to compare with the in-memory path). */
+export function useMatchStore(enabled: boolean): void {
+  storeEnabled = enabled;
+}
+
 /**
  * The matching corpus for a corpus state, from the derived-state store's `match` section: only
  * files whose content hash moved since the section was last brought up to date are parsed and
@@ -27,8 +34,8 @@ export interface MatchingCorpus {
  * corpus is parsed and indexed in memory instead: the same verdicts, at the cost of a full parse.
  */
 export async function matchingCorpus(layout: WorkflowLayout, fingerprint: string): Promise<MatchingCorpus> {
-  const state = lastCorpusState(layout, fingerprint) ?? corpusState(layout);
-  const synced = state.fingerprint === fingerprint ? syncMatchSection(layout, state) : null;
+  const state = storeEnabled ? (lastCorpusState(layout, fingerprint) ?? corpusState(layout)) : null;
+  const synced = state?.fingerprint === fingerprint ? syncMatchSection(layout, state) : null;
   releaseCorpusBytes();
   if (synced) {
     const { index, parsed } = synced;

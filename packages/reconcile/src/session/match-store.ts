@@ -215,7 +215,8 @@ function encode(sorted: readonly number[]): Buffer {
   return Buffer.from(out);
 }
 
-function decode(buf: Uint8Array | null, map?: (n: number) => number): number[] {
+/** Decodes a postings or terms blob (ascending integers). */
+export function decode(buf: Uint8Array | null, map?: (n: number) => number): number[] {
   const out: number[] = [];
   if (!buf) return out;
   let prev = 0;

@@ -14,6 +14,11 @@ export interface CurrentCorpus {
 
 let last: { index: string; current: CurrentCorpus } | null = null;
 
+/** Forgets the kept corpus (tests that compare sources, or a long-lived process after a write). */
+export function forgetCurrentCorpus(): void {
+  last = null;
+}
+
 /**
  * The current corpus for a fingerprint, kept for the rest of the process: a gate over many
  * sessions, or a backlog, loads and hashes it once. A new fingerprint replaces it.
