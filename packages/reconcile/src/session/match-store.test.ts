@@ -12,8 +12,8 @@ import type { CandidateInput } from '../matcher/types.js';
 import { corpusFingerprintSync } from '../receipt/fingerprint.js';
 import { corpusEntryHashes } from '../receipt/revalidate.js';
 import { matchingCorpus, targetsOf, useMatchStore } from './corpus-cache.js';
-import { reconcileSession } from './reconcile-session.js';
 import { decode } from './match-store.js';
+import { reconcileSession } from './reconcile-session.js';
 import { forgetCurrentCorpus } from './revalidate-run.js';
 
 const SETS = resolve(import.meta.dirname, '../../../../bench/reconcile-sets');
