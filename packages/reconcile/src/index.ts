@@ -37,6 +37,7 @@ export {
   corpusFingerprintSync,
   corpusState,
   RACY_WINDOW_MS,
+  storeWarnings,
 } from './receipt/fingerprint.js';
 export type { CheckReceiptsOptions, Fences, FreshnessReport, ReceiptCheck } from './receipt/freshness.js';
 export { checkFreshness, checkReceipts, compareFences, receiptIsFresh } from './receipt/freshness.js';

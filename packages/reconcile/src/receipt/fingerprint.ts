@@ -86,6 +86,11 @@ export function lastCorpusState(layout: WorkflowLayout, fingerprint: string): Co
   return last && last.index === layout.index && last.state.fingerprint === fingerprint ? last.state : null;
 }
 
+/** What the derived-state store had to say in this process (rebuilt after damage, not saved, ...). */
+export function storeWarnings(layout: WorkflowLayout): string[] {
+  return last && last.index === layout.index ? [...last.state.store.warnings] : [];
+}
+
 /** Drops the bytes the last state holds (once the matching index has used them). */
 export function releaseCorpusBytes(): void {
   if (last) last.state.states = last.state.states.map((s) => (s.bytes ? { ...s, bytes: null } : s));

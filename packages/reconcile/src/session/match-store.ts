@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Issue, sha256 } from '@maestro/core';
-import type { WorkflowLayout } from '@maestro/fs';
+import { crashPoint, type WorkflowLayout } from '@maestro/fs';
 import {
   type KnowledgeEntry,
   knowhowEntry,
@@ -519,6 +519,7 @@ export function syncMatchSection(layout: WorkflowLayout, state: CorpusState): Ma
       corpusPasses(store, s);
       const n = store.prepare('SELECT count(*) AS n FROM match_docs WHERE active = 1').get() as { n: number };
       store.prepare("INSERT OR REPLACE INTO match_meta (name, value) VALUES ('active', ?)").run(n.n);
+      crashPoint('reconcile:match:before-commit');
     });
     if (!ok) return null;
   }
