@@ -32,9 +32,10 @@ import { entryHash } from '../receipt/revalidate.js';
 export const MATCH_SECTION_REVISION = 'match-store/1';
 
 /**
- * Entries per file slot: a document's store key is `file_id × SLOT + position in its file`, and
- * the number the matcher sees is `rank of the file × SLOT + position`, so documents are numbered
- * in corpus order (files by name, entries in file order) without renumbering when a file is added.
+ * Entries per file slot: a document's store key is `file_id × SLOT + position in its file`. The
+ * number the matcher sees is the entry's position in the whole corpus (the entries of the files
+ * before it, in corpus order, plus its position), computed per process from `match_files`: stored
+ * keys never move when another file changes, and the matcher's numbers are dense and in corpus order.
  */
 const SLOT = 2 ** 22;
 
@@ -46,7 +47,8 @@ export const MATCH_SECTION: SectionSpec = {
     `CREATE TABLE match_files (
        file_id INTEGER PRIMARY KEY,
        path TEXT NOT NULL UNIQUE,
-       sha256 TEXT NOT NULL
+       sha256 TEXT NOT NULL,
+       entries INTEGER NOT NULL
      )`,
     // One row per corpus entry (every status): what the matcher, receipts and review read of it.
     // raw_* are the file's own values; id / supersedes / superseded_by are after the corpus-wide
@@ -75,7 +77,7 @@ export const MATCH_SECTION: SectionSpec = {
        sig TEXT NOT NULL,
        terms BLOB
      )`,
-    'CREATE INDEX match_docs_id ON match_docs (id)',
+    'CREATE INDEX match_docs_id ON match_docs (id, entry_hash)',
     'CREATE INDEX match_docs_raw_id ON match_docs (raw_id)',
     'CREATE INDEX match_docs_exact ON match_docs (exact_hash) WHERE exact_hash IS NOT NULL',
     'CREATE INDEX match_docs_title ON match_docs (title_hash) WHERE title_hash IS NOT NULL',
@@ -89,6 +91,7 @@ export const MATCH_SECTION: SectionSpec = {
      )`,
     // Back-links of active documents: a supersedes / superseded-by id, or `NUL f:<file>` for a ref.
     'CREATE TABLE match_links (target TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (target, key)) WITHOUT ROWID',
+    'CREATE INDEX match_links_key ON match_links (key)',
     'CREATE TABLE match_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID',
   ],
 };
@@ -133,9 +136,14 @@ interface DocRow {
   terms: Buffer | null;
 }
 
-/** A parsed file's new rows; `keys` holds the retrieval keys of an active row not seen before. */
+/**
+ * A parsed file's new rows. `row` is null when the stored row at that position already has this
+ * signature (nothing to derive); `keys` holds the retrieval keys of an active row not seen before.
+ */
 interface PlannedRow {
-  row: Omit<DocRow, 'key' | 'terms'>;
+  entry: KnowledgeEntry;
+  sig: string;
+  row: Omit<DocRow, 'key' | 'terms'> | null;
   termIds: number[] | null;
   keys: string[] | null;
 }
@@ -162,7 +170,24 @@ export function parseCorpusFile(path: string, text: string): KnowledgeEntry[] {
   return [knowhowEntry(parseKnowhowFile(text, issueFile).value, path, issues)];
 }
 
-function rowOf(e: KnowledgeEntry): Omit<DocRow, 'key' | 'terms'> {
+/** A hash of every entry field a stored row is derived from: equal signatures, equal rows. */
+function signature(e: KnowledgeEntry): string {
+  const fields = [
+    e.id,
+    e.store,
+    e.status,
+    e.title,
+    e.content,
+    e.line,
+    e.contentHash,
+    e.supersedes,
+    e.supersededBy,
+    e.ref,
+  ];
+  return sha256(JSON.stringify(fields)).slice(0, 32);
+}
+
+function rowOf(e: KnowledgeEntry, sig = signature(e)): Omit<DocRow, 'key' | 'terms'> {
   const active = isIndexed(e);
   const retired = isRetired(e);
   const exact = active || retired ? exactKey(e.content) : null;
@@ -195,7 +220,7 @@ function rowOf(e: KnowledgeEntry): Omit<DocRow, 'key' | 'terms'> {
     }),
     text_hash: sha256(`${e.content}\n${e.title ?? ''}`).slice(0, 32),
   };
-  return { ...base, sig: sha256(JSON.stringify(base)).slice(0, 32) };
+  return { ...base, sig };
 }
 
 // --- postings encoding: ascending integers as delta varints ---
@@ -259,8 +284,8 @@ function statements(store: DerivedStore): Stmts {
   const p = (sql: string) => store.prepare(sql);
   return {
     fileByPath: p('SELECT file_id, sha256 FROM match_files WHERE path = ?'),
-    insertFile: p('INSERT INTO match_files (path, sha256) VALUES (?, ?)'),
-    setFileSha: p('UPDATE match_files SET sha256 = ? WHERE file_id = ?'),
+    insertFile: p('INSERT INTO match_files (path, sha256, entries) VALUES (?, ?, ?)'),
+    setFileSha: p('UPDATE match_files SET sha256 = ?, entries = ? WHERE file_id = ?'),
     deleteFile: p('DELETE FROM match_files WHERE file_id = ?'),
     docsOfSlot: p('SELECT key, text_hash, active, sig, terms FROM match_docs WHERE key >= ? AND key < ?'),
     putDoc: p(
@@ -295,23 +320,33 @@ function planFile(s: Stmts, layout: WorkflowLayout, path: string, sha: string, b
   if (!bytes && sha256(buf) !== sha) return null; // changed since it was fingerprinted
   const entries = parseCorpusFile(path, buf.toString('utf8'));
   const known = new Map<string, Buffer>();
+  const sigs = new Map<number, string>();
   const file = s.fileByPath.get(path) as { file_id: number } | undefined;
   if (file) {
     for (const o of s.docsOfSlot.all(file.file_id * SLOT, (file.file_id + 1) * SLOT) as OldDoc[]) {
       if (o.active && o.terms) known.set(o.text_hash, o.terms);
+      sigs.set(o.key - file.file_id * SLOT, o.sig);
     }
   }
-  const rows = entries.map((e): PlannedRow => {
-    const row = rowOf(e);
-    if (!row.active) return { row, termIds: null, keys: null };
-    const reuse = known.get(row.text_hash);
-    return reuse ? { row, termIds: decode(reuse), keys: null } : { row, termIds: null, keys: docKeys(e) };
-  });
+  const rows = entries.map((e, pos) => planRow(e, sigs.get(pos) ?? null, known));
   return { path, sha256: sha, rows };
+}
+
+function planRow(e: KnowledgeEntry, oldSig: string | null, known: ReadonlyMap<string, Buffer>): PlannedRow {
+  const sig = signature(e);
+  if (sig === oldSig) return { entry: e, sig, row: null, termIds: null, keys: null };
+  const row = rowOf(e, sig);
+  if (!row.active) return { entry: e, sig, row, termIds: null, keys: null };
+  const reuse = known.get(row.text_hash);
+  return reuse
+    ? { entry: e, sig, row, termIds: decode(reuse), keys: null }
+    : { entry: e, sig, row, termIds: null, keys: docKeys(e) };
 }
 
 /** Postings changes of one transaction, applied term by term at the end. */
 class PostingsDelta {
+  /** Change in the number of active documents. */
+  active = 0;
   readonly add = new Map<number, number[]>();
   readonly remove = new Map<number, Set<number>>();
   added(termId: number, key: number) {
@@ -364,31 +399,36 @@ function writeLinks(s: Stmts, key: number, row: Pick<DocRow, 'supersedes' | 'sup
 function applyFile(s: Stmts, plan: FilePlan, delta: PostingsDelta, terms: Map<string, number>): boolean {
   const file = s.fileByPath.get(plan.path) as { file_id: number; sha256: string } | undefined;
   if (file?.sha256 === plan.sha256) return false;
-  const fid = file ? file.file_id : Number(s.insertFile.run(plan.path, plan.sha256).lastInsertRowid);
+  const fid = file ? file.file_id : Number(s.insertFile.run(plan.path, plan.sha256, plan.rows.length).lastInsertRowid);
   if (plan.rows.length >= SLOT) throw new Error(`${plan.path} has more than ${SLOT} entries`);
   const old = new Map<number, OldDoc>();
   for (const o of s.docsOfSlot.all(fid * SLOT, (fid + 1) * SLOT) as OldDoc[]) old.set(o.key, o);
-  plan.rows.forEach((p, pos) => {
+  plan.rows.forEach((planned, pos) => {
     const key = fid * SLOT + pos;
     const o = old.get(key);
     old.delete(key);
-    const ids = p.row.active ? (p.termIds ?? (p.keys ?? []).map((t) => termIdOf(s, terms, t))) : null;
-    const samePostings = o && o.active === 1 && p.row.active === 1 && o.text_hash === p.row.text_hash;
+    if (o?.sig === planned.sig) return; // the stored row is this entry's
+    // Planned against rows another process has changed since: derive this row now.
+    const p = planned.row ? planned : planRow(planned.entry, null, new Map());
+    const row = p.row as Omit<DocRow, 'key' | 'terms'>;
+    const ids = row.active ? (p.termIds ?? (p.keys ?? []).map((t) => termIdOf(s, terms, t))) : null;
+    delta.active += row.active - (o?.active ?? 0);
+    const samePostings = o && o.active === 1 && row.active === 1 && o.text_hash === row.text_hash;
     if (!samePostings) {
       if (o?.active) for (const id of decode(o.terms)) delta.removed(id, key);
       if (ids) for (const id of ids) delta.added(id, key);
     }
-    if (o?.sig === p.row.sig) return;
-    const terms2 = ids ? encode([...new Set(ids)].sort((a, b) => a - b)) : null;
-    s.putDoc.run({ ...p.row, key, terms: terms2 });
-    writeLinks(s, key, p.row);
+    const blob = ids ? encode([...new Set(ids)].sort((a, b) => a - b)) : null;
+    s.putDoc.run({ ...row, key, terms: blob });
+    writeLinks(s, key, row);
   });
   for (const o of old.values()) dropDoc(s, o, delta);
-  if (file) s.setFileSha.run(plan.sha256, fid);
+  if (file) s.setFileSha.run(plan.sha256, plan.rows.length, fid);
   return true;
 }
 
 function dropDoc(s: Stmts, o: OldDoc, delta: PostingsDelta) {
+  delta.active -= o.active;
   if (o.active) for (const id of decode(o.terms)) delta.removed(id, o.key);
   s.deleteDoc.run(o.key);
   s.deleteLinks.run(o.key);
@@ -465,6 +505,39 @@ function corpusPasses(store: DerivedStore, s: Stmts) {
   }
 }
 
+/** Parsed rows held before they are written (one transaction each; each leaves the section consistent). */
+const BATCH_ROWS = 25_000;
+
+/**
+ * Writes parsed files (and drops removed ones) in one transaction: rows, postings patched term by
+ * term, the corpus-wide passes and the active count. Each file is re-checked inside the
+ * transaction, so a file another process already wrote is skipped. False when the store refused.
+ */
+function applyBatch(store: DerivedStore, s: Stmts, plans: readonly FilePlan[], gone: readonly FileRow[]): boolean {
+  return tryWrite(store, () => {
+    const delta = new PostingsDelta();
+    const terms = new Map<string, number>();
+    let changed = false;
+    for (const plan of plans) changed = applyFile(s, plan, delta, terms) || changed;
+    for (const g of gone) {
+      const row = s.fileByPath.get(g.path) as { file_id: number } | undefined;
+      if (row) {
+        dropFile(s, row.file_id, delta);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    delta.apply(s);
+    corpusPasses(store, s);
+    store
+      .prepare(
+        "INSERT INTO match_meta (name, value) VALUES ('active', ?) ON CONFLICT (name) DO UPDATE SET value = value + ?",
+      )
+      .run(delta.active, delta.active);
+    crashPoint('reconcile:match:before-commit');
+  });
+}
+
 export interface MatchStoreResult {
   index: StoreIndex;
   /** Files parsed this time (0: every file's rows were current). */
@@ -491,41 +564,31 @@ export function syncMatchSection(layout: WorkflowLayout, state: CorpusState): Ma
     (store.prepare('SELECT file_id, path, sha256 FROM match_files').all() as FileRow[]).map((r) => [r.path, r]),
   );
   const current = new Set(state.states.map((f) => f.path));
-  const plans: FilePlan[] = [];
+  let batch: FilePlan[] = [];
+  let rows = 0;
+  let parsed = 0;
+  const flush = (gone: FileRow[]) => {
+    const ok = applyBatch(store, s, batch, gone);
+    batch = [];
+    rows = 0;
+    return ok;
+  };
   for (const f of state.states) {
     if (stored.get(f.path)?.sha256 === f.sha256) continue;
     const plan = planFile(s, layout, f.path, f.sha256, f.bytes);
+    (f as { bytes: Buffer | null }).bytes = null; // parsed: the bytes are not needed again
     if (!plan) return null;
-    plans.push(plan);
+    parsed++;
+    batch.push(plan);
+    rows += plan.rows.length;
+    // Bounded memory: a batch of parsed files is written before more are parsed.
+    if (rows >= BATCH_ROWS && !flush([])) return null;
   }
   const gone = [...stored.values()].filter((r) => !current.has(r.path));
-  if (plans.length > 0 || gone.length > 0) {
-    const ok = tryWrite(store, () => {
-      const delta = new PostingsDelta();
-      const terms = new Map<string, number>();
-      let changed = false;
-      for (const plan of plans) changed = applyFile(s, plan, delta, terms) || changed;
-      for (const g of gone) {
-        const row = store.prepare('SELECT file_id FROM match_files WHERE path = ?').get(g.path) as
-          | { file_id: number }
-          | undefined;
-        if (row) {
-          dropFile(s, row.file_id, delta);
-          changed = true;
-        }
-      }
-      if (!changed) return;
-      delta.apply(s);
-      corpusPasses(store, s);
-      const n = store.prepare('SELECT count(*) AS n FROM match_docs WHERE active = 1').get() as { n: number };
-      store.prepare("INSERT OR REPLACE INTO match_meta (name, value) VALUES ('active', ?)").run(n.n);
-      crashPoint('reconcile:match:before-commit');
-    });
-    if (!ok) return null;
-  }
-  const { rankOfFile, fileOfRank, pathOfFile, current: fresh } = ranks(store, state);
+  if ((batch.length > 0 || gone.length > 0) && !flush(gone)) return null;
+  const { layout: numbering, current: fresh } = ranks(store, state);
   if (!fresh) return null; // another process moved the rows to another corpus state meanwhile
-  return { index: new StoreIndex(store, rankOfFile, fileOfRank, pathOfFile), parsed: plans.length };
+  return { index: new StoreIndex(store, numbering), parsed };
 }
 
 /** Corpus order of file paths: specs/ before knowhow/, each by name (as `corpusFiles` lists them). */
@@ -539,27 +602,37 @@ interface FileRow {
   file_id: number;
   path: string;
   sha256: string;
+  entries: number;
 }
 
-/** File ranks in corpus order, and whether the stored files are exactly this corpus state. */
-function ranks(store: DerivedStore, state: CorpusState) {
-  const rows = store.prepare('SELECT file_id, path, sha256 FROM match_files').all() as FileRow[];
+/** Where each file's entries start in corpus order, and whether the stored files are exactly this corpus state. */
+function ranks(store: DerivedStore, state: CorpusState): { layout: Numbering; current: boolean } {
+  const rows = store.prepare('SELECT file_id, path, sha256, entries FROM match_files').all() as FileRow[];
   const byPath = new Map(rows.map((r) => [r.path, r]));
-  const rankOfFile = new Map<number, number>();
-  const fileOfRank: number[] = [];
-  const pathOfFile = new Map<number, string>();
+  const numbering: Numbering = { baseOf: new Map(), bases: [], files: [], pathOf: new Map(), total: 0 };
   let current = rows.length === state.states.length;
-  state.states.forEach((f, rank) => {
+  for (const f of state.states) {
     const r = byPath.get(f.path);
     if (!r || r.sha256 !== f.sha256) {
       current = false;
-      return;
+      continue;
     }
-    rankOfFile.set(r.file_id, rank);
-    fileOfRank[rank] = r.file_id;
-    pathOfFile.set(r.file_id, r.path);
-  });
-  return { rankOfFile, fileOfRank, pathOfFile, current };
+    numbering.baseOf.set(r.file_id, numbering.total);
+    numbering.bases.push(numbering.total);
+    numbering.files.push(r.file_id);
+    numbering.pathOf.set(r.file_id, r.path);
+    numbering.total += r.entries;
+  }
+  return { layout: numbering, current };
+}
+
+/** The matcher's document numbers: file `files[r]` holds numbers `bases[r]` up to the next base. */
+interface Numbering {
+  baseOf: Map<number, number>;
+  bases: number[];
+  files: number[];
+  pathOf: Map<number, string>;
+  total: number;
 }
 
 type EntryRow = Pick<
@@ -580,8 +653,8 @@ const ENTRY_COLUMNS = 'key, id, store, status, title, content, line, content_has
 
 /**
  * The matcher's view of the stored rows: postings of the keys a candidate asks for, then the rows
- * of the documents it scores, each read once per process. Document numbers are `rank × SLOT +
- * position` (corpus order), so ties break as in the in-memory index and verdicts are identical.
+ * of the documents it scores, each read once per process. Document numbers are positions in the
+ * corpus (see `Numbering`), so ties break as in the in-memory index and verdicts are identical.
  */
 export class StoreIndex implements MatchIndex {
   readonly size: number;
@@ -590,14 +663,15 @@ export class StoreIndex implements MatchIndex {
   private readonly counts = new Map<string, number>();
   private readonly lists = new Map<string, number[]>();
   private grams: Map<string, number[]> | null = null;
-  private readonly board: MapBoard = new MapBoard();
+  private readonly board: ArrayBoard;
+  private readonly pathOfFile: ReadonlyMap<number, string>;
 
   constructor(
     private readonly store: DerivedStore,
-    private readonly rankOfFile: ReadonlyMap<number, number>,
-    private readonly fileOfRank: readonly number[],
-    private readonly pathOfFile: ReadonlyMap<number, string>,
+    private readonly numbering: Numbering,
   ) {
+    this.pathOfFile = numbering.pathOf;
+    this.board = new ArrayBoard(numbering.total);
     const row = store.prepare("SELECT value FROM match_meta WHERE name = 'active'").get() as
       | { value: number }
       | undefined;
@@ -605,11 +679,25 @@ export class StoreIndex implements MatchIndex {
   }
 
   private order(key: number): number {
-    return (this.rankOfFile.get(Math.floor(key / SLOT)) as number) * SLOT + (key % SLOT);
+    return (this.numbering.baseOf.get(Math.floor(key / SLOT)) as number) + (key % SLOT);
+  }
+
+  /** The file (by rank) holding document `i`: the last base not above it. */
+  private rankOf(i: number): number {
+    const { bases } = this.numbering;
+    let lo = 0;
+    let hi = bases.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (bases[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   private storeKey(i: number): number {
-    return this.fileOfRank[Math.floor(i / SLOT)] * SLOT + (i % SLOT);
+    const r = this.rankOf(i);
+    return this.numbering.files[r] * SLOT + (i - this.numbering.bases[r]);
   }
 
   private entryOf(r: EntryRow): MatchableEntry {
@@ -724,7 +812,7 @@ export class StoreIndex implements MatchIndex {
     // A ref names a file: it points at the last active entry of that file.
     const i = this.byId(id);
     if (i !== undefined) {
-      const fid = this.fileOfRank[Math.floor(i / SLOT)];
+      const fid = this.numbering.files[this.rankOf(i)];
       const last = this.store
         .prepare('SELECT max(key) AS key FROM match_docs WHERE key >= ? AND key < ? AND active = 1')
         .get(fid * SLOT, (fid + 1) * SLOT) as { key: number | null };
@@ -791,7 +879,7 @@ export class StoreIndex implements MatchIndex {
 
   /** Every entry's receipt hash, keyed by id in id order (`corpusEntryHashes` of all entries). */
   entryHashes(): Record<string, string> {
-    const rows = this.store.prepare('SELECT id, entry_hash FROM match_docs').all() as {
+    const rows = this.store.prepare('SELECT id, entry_hash FROM match_docs INDEXED BY match_docs_id').all() as {
       id: string;
       entry_hash: string;
     }[];
@@ -802,19 +890,22 @@ export class StoreIndex implements MatchIndex {
   }
 }
 
-class MapBoard implements ScoreBoard {
+/** Scores in one array over the corpus's document numbers (as the in-memory index keeps them). */
+class ArrayBoard implements ScoreBoard {
   touched: number[] = [];
-  private readonly m = new Map<number, number>();
+  private readonly scores: Float64Array;
+  constructor(size: number) {
+    this.scores = new Float64Array(size);
+  }
   get(i: number): number {
-    return this.m.get(i) ?? 0;
+    return this.scores[i];
   }
   add(i: number, w: number): void {
-    const v = this.m.get(i) ?? 0;
-    if (v === 0) this.touched.push(i);
-    this.m.set(i, v + w);
+    if (this.scores[i] === 0) this.touched.push(i);
+    this.scores[i] += w;
   }
   clear(): void {
-    this.m.clear();
+    for (const i of this.touched) this.scores[i] = 0;
     this.touched = [];
   }
 }
