@@ -78,7 +78,8 @@ export const MATCH_SECTION: SectionSpec = {
        terms BLOB
      )`,
     'CREATE INDEX match_docs_id ON match_docs (id, entry_hash)',
-    'CREATE INDEX match_docs_raw_id ON match_docs (raw_id)',
+    // The rows the corpus-wide id pass reads: renamed copies, and ids that look like a copy's name.
+    "CREATE INDEX match_docs_renamed ON match_docs (key) WHERE id != raw_id OR instr(raw_id, '~') > 0",
     'CREATE INDEX match_docs_exact ON match_docs (exact_hash) WHERE exact_hash IS NOT NULL',
     'CREATE INDEX match_docs_title ON match_docs (title_hash) WHERE title_hash IS NOT NULL',
     // Retrieval keys (terms, alternative sets, sketch pairs) with their document frequency and
@@ -451,13 +452,22 @@ function corpusPasses(store: DerivedStore, s: Stmts) {
     files.sort((a, b) => comparePaths(a.path, b.path)).map((f, rank) => [f.file_id, rank] as const),
   );
   const order = (key: number) => (rankOfFile.get(Math.floor(key / SLOT)) ?? 0) * SLOT + (key % SLOT);
+  // A copy not yet renamed shares its id with the first; renamed copies and `~` ids are indexed.
   const involved = store
     .prepare(
       `SELECT key, raw_id, id FROM match_docs
-       WHERE raw_id IN (SELECT raw_id FROM match_docs GROUP BY raw_id HAVING count(*) > 1)
-          OR instr(raw_id, '~') > 0 OR id != raw_id`,
+       WHERE id IN (SELECT id FROM match_docs INDEXED BY match_docs_id GROUP BY id HAVING count(*) > 1)
+       UNION
+       SELECT key, raw_id, id FROM match_docs INDEXED BY match_docs_renamed
+       WHERE id != raw_id OR instr(raw_id, '~') > 0`,
     )
     .all() as { key: number; raw_id: string; id: string }[];
+  // With every other member of their groups: the one still holding the id itself.
+  const keys = new Set(involved.map((r) => r.key));
+  const holder = store.prepare('SELECT key, raw_id, id FROM match_docs WHERE id = ?');
+  for (const raw of new Set(involved.map((r) => r.raw_id))) {
+    for (const r of holder.all(raw) as typeof involved) if (!keys.has(r.key)) involved.push(r), keys.add(r.key);
+  }
   involved.sort((a, b) => order(a.key) - order(b.key));
   const seen = new Set<string>();
   const setId = store.prepare('UPDATE match_docs SET id = ? WHERE key = ?');
