@@ -466,7 +466,11 @@ function corpusPasses(store: DerivedStore, s: Stmts) {
   const keys = new Set(involved.map((r) => r.key));
   const holder = store.prepare('SELECT key, raw_id, id FROM match_docs WHERE id = ?');
   for (const raw of new Set(involved.map((r) => r.raw_id))) {
-    for (const r of holder.all(raw) as typeof involved) if (!keys.has(r.key)) involved.push(r), keys.add(r.key);
+    for (const r of holder.all(raw) as typeof involved) {
+      if (keys.has(r.key)) continue;
+      keys.add(r.key);
+      involved.push(r);
+    }
   }
   involved.sort((a, b) => order(a.key) - order(b.key));
   const seen = new Set<string>();
