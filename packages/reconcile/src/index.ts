@@ -1,5 +1,5 @@
-export type { CorpusIndex } from './matcher/corpus-index.js';
-export { corpusIndex } from './matcher/corpus-index.js';
+export type { CorpusIndex, MatchIndex } from './matcher/corpus-index.js';
+export { corpusIndex, memoryIndex } from './matcher/corpus-index.js';
 export {
   FAMILY_LIMIT,
   MATCH_LIMIT,
