@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { workflowLayout } from '@maestro/fs';
 import { closeStores, openStore } from '@maestro/store';
-import { CLI_BIN, copyDir, runMaestro, tmpDir } from '@maestro/test-utils';
+import { CLI_BIN, copyDir, readTree, runMaestro, tmpDir } from '@maestro/test-utils';
 import { afterAll, afterEach, expect, test } from 'vitest';
 
 // The reconcile store (the `match` section of .workflow/.index/maestro.db) under two writers and
@@ -172,3 +172,35 @@ test('a writer stalled inside its transaction: another review answers from the t
   expect(resumed.stdout).toBe(want.stdout);
   expectSoundStore(root);
 }, 300_000);
+
+test('read-only review after a spec add re-derives one file in the store and writes nothing else', () => {
+  const root = project();
+  expect(review(root).code).toBe(0);
+  const add = runMaestro(
+    [
+      'spec',
+      'add',
+      'coding',
+      'Queue acks',
+      'Consumers acknowledge only after the write commits.',
+      '--workflow-root',
+      root,
+    ],
+    { env: { MAESTRO_NOW: NOW } },
+  );
+  expect(add.code, add.stderr).toBe(0);
+  const user = () => readTree(root, (rel) => rel.startsWith('.workflow/.index'));
+  const before = user();
+  const r = runMaestro(['knowledge', 'review', SESSION, '--json', '--workflow-root', root], {
+    env: { MAESTRO_NOW: NOW },
+  });
+  expect(r.code, r.stderr).toBe(0);
+  expect(user()).toEqual(before);
+  // The same answer as a store rebuilt from the text files alone.
+  rmSync(join(root, '.workflow/.index'), { recursive: true, force: true });
+  const cold = runMaestro(['knowledge', 'review', SESSION, '--json', '--workflow-root', root], {
+    env: { MAESTRO_NOW: NOW },
+  });
+  expect(cold.stdout).toBe(r.stdout);
+  expect(user()).toEqual(before);
+}, 180_000);
