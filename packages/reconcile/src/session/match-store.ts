@@ -339,9 +339,18 @@ function planRow(e: KnowledgeEntry, oldSig: string | null, known: ReadonlyMap<st
   const row = rowOf(e, sig);
   if (!row.active) return { entry: e, sig, row, termIds: null, keys: null };
   const reuse = known.get(row.text_hash);
-  return reuse
-    ? { entry: e, sig, row, termIds: decode(reuse), keys: null }
-    : { entry: e, sig, row, termIds: null, keys: docKeys(e) };
+  if (reuse) return { entry: e, sig, row, termIds: decode(reuse), keys: null };
+  return { entry: e, sig, row, termIds: null, keys: docKeys(e).map(intern) };
+}
+
+/** One string per retrieval key while a sync holds planned rows (documents share a small vocabulary). */
+const interned = new Map<string, string>();
+function intern(key: string): string {
+  const hit = interned.get(key);
+  if (hit !== undefined) return hit;
+  if (interned.size >= 500_000) interned.clear();
+  interned.set(key, key);
+  return key;
 }
 
 /** Postings changes of one transaction, applied term by term at the end. */
@@ -520,7 +529,7 @@ function corpusPasses(store: DerivedStore, s: Stmts) {
 }
 
 /** Parsed rows held before they are written (one transaction each; each leaves the section consistent). */
-const BATCH_ROWS = 25_000;
+const BATCH_ROWS = 10_000;
 
 /**
  * Writes parsed files (and drops removed ones) in one transaction: rows, postings patched term by
