@@ -178,6 +178,15 @@ for (const n of SIZES) {
       unit: 'ms',
       better: 'lower',
     });
+    if (coldRun.cpu !== null) {
+      metrics.push({ name: `review --refresh cold CPU ${k}×${n}`, value: coldRun.cpu, unit: 's', better: 'lower' });
+      metrics.push({
+        name: `review --refresh cold RSS ${k}×${n}`,
+        value: Math.round(coldRun.rss),
+        unit: 'MiB',
+        better: 'lower',
+      });
+    }
     // One entry added to the largest spec file: the receipt's only moved fence is the corpus.
     addOneEntry(root, 2 * k);
     const ro = review(root, false);
@@ -188,6 +197,21 @@ for (const n of SIZES) {
       `| ${n.toLocaleString('en')} | ${k} | ${ro.ms.toFixed(0)} | ${f1(ro.cpu)} | ${f0(ro.rss)} | ${rf.ms.toFixed(0)} | ${f1(rf.cpu)} | ${f0(rf.rss)} | ${(indexBytes / 1e6).toFixed(1)} / ${(corpusBytes / 1e6).toFixed(1)} |`,
     );
     metrics.push({ name: `review after one change ${k}×${n}`, value: Math.round(ro.ms), unit: 'ms', better: 'lower' });
+    if (ro.cpu !== null) {
+      metrics.push({ name: `review after one change CPU ${k}×${n}`, value: ro.cpu, unit: 's', better: 'lower' });
+      metrics.push({
+        name: `review after one change RSS ${k}×${n}`,
+        value: Math.round(ro.rss),
+        unit: 'MiB',
+        better: 'lower',
+      });
+    }
+    metrics.push({
+      name: `.index size ${k}×${n}`,
+      value: Math.round(indexBytes / 1e5) / 10,
+      unit: 'MB',
+      better: 'lower',
+    });
     metrics.push({
       name: `review --refresh after one change ${k}×${n}`,
       value: Math.round(rf.ms),
