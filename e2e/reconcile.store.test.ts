@@ -53,6 +53,9 @@ function spawnReview(root: string, env: Record<string, string> = {}): { child: C
   });
   let stdout = '';
   let stderr = '';
+  // Decode across chunks: a UTF-8 character may be split between two of them.
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
   child.stdout?.on('data', (d) => {
     stdout += d;
   });
