@@ -233,7 +233,7 @@ const md = [
   '"cold" is the first refresh without any derived state (`.workflow/.index/` deleted: every file hashed, parsed,',
   'indexed and written to the store), with its CPU seconds (user + sys) and peak RSS from /usr/bin/time.',
   '"review (fresh)" is the read-only view when every receipt is fresh: fence check by stat through the',
-  'the store file table, no corpus parse. "parse" is one `loadCorpus` and "match" the pure matcher',
+  'store file table, no corpus parse. "parse" is one `loadCorpus` and "match" the pure matcher',
   '(index build included) in-process, for the split.',
   '',
   '| entries | K | refresh ms | cold ms | cold CPU s | cold MiB | review (fresh) ms | parse ms | match ms | review/eligible/suppressed |',
