@@ -13,6 +13,8 @@ export interface MatchingCorpus {
   targets: TargetLookup;
   /** Every entry's receipt hash by id, in id order (what `corpus_entries` of a receipt holds). */
   entryHashes(): Record<string, string>;
+  /** False when the rows it reads have changed since (a long-lived process must build it again). */
+  current(): boolean;
   /** How many corpus files were parsed for it (0: the stored rows were current). */
   parsed: number;
   /** `store`: rows of `.workflow/.index/maestro.db`; `memory`: parsed and indexed in this process. */
@@ -43,6 +45,7 @@ export async function matchingCorpus(layout: WorkflowLayout, fingerprint: string
       index,
       targets: index.targets(),
       entryHashes: () => index.entryHashes(),
+      current: () => index.current(),
       parsed,
       source: 'store',
     };
@@ -57,6 +60,7 @@ export function memoryMatchingCorpus(corpus: Corpus): MatchingCorpus {
     index: memoryIndex(buildIndex(corpus.entries)),
     targets,
     entryHashes: () => corpusEntryHashes(targets),
+    current: () => true,
     parsed: corpus.files.length,
     source: 'memory',
   };

@@ -82,7 +82,7 @@ function dumpSection(layout: WorkflowLayout) {
   const links = (db.prepare('SELECT target, key FROM match_links').all() as { target: string; key: number }[])
     .map((l) => `${l.target} ${where(l.key)}`)
     .sort();
-  const meta = db.prepare('SELECT * FROM match_meta').all();
+  const meta = db.prepare("SELECT * FROM match_meta WHERE name != 'generation'").all();
   return { files: [...files.values()].sort(), docs, terms, links, meta };
 }
 
@@ -189,6 +189,21 @@ describe('the match section gives the verdicts of the in-memory index', () => {
     expect(old?.supersededBy).toMatch(/^knowhow-/);
     expect(old?.supersededBy).not.toBe(knowhow[0].replace(/\.md$/, ''));
   }, 300_000);
+
+  it('an index kept by a long-lived process knows when the rows changed under it', async () => {
+    const p = stage('quill');
+    const before = await matchingCorpus(p.layout, corpusFingerprintSync(p.layout).fingerprint);
+    expect(before.current()).toBe(true);
+    const spec = join(p.layout.specs, readdirSync(p.layout.specs).sort()[0]);
+    appendFileSync(
+      spec,
+      '\n<spec-entry category="arch" date="2026-06-30">\n\n### Late\n\nA late rule.\n\n</spec-entry>\n',
+    );
+    const after = await matchingCorpus(p.layout, corpusFingerprintSync(p.layout).fingerprint);
+    expect(after.parsed).toBe(1);
+    expect(before.current()).toBe(false);
+    expect(after.current()).toBe(true);
+  }, 120_000);
 
   it('a candidate that retrieves little by its terms falls back to title trigrams, as in memory', async () => {
     const p = stage('harbor');

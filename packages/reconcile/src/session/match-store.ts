@@ -557,6 +557,12 @@ function applyBatch(store: DerivedStore, s: Stmts, plans: readonly FilePlan[], g
         "INSERT INTO match_meta (name, value) VALUES ('active', ?) ON CONFLICT (name) DO UPDATE SET value = value + ?",
       )
       .run(delta.active, delta.active);
+    // Any change moves the generation: an index kept by a long-lived process knows it is out of date.
+    store
+      .prepare(
+        "INSERT INTO match_meta (name, value) VALUES ('generation', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1",
+      )
+      .run();
     crashPoint('reconcile:match:before-commit');
   });
 }
@@ -687,6 +693,7 @@ export class StoreIndex implements MatchIndex {
   private readonly lists = new Map<string, number[]>();
   private grams: Map<string, number[]> | null = null;
   private readonly board: ArrayBoard;
+  private readonly generation: number;
   private readonly pathOfFile: ReadonlyMap<number, string>;
 
   constructor(
@@ -695,10 +702,23 @@ export class StoreIndex implements MatchIndex {
   ) {
     this.pathOfFile = numbering.pathOf;
     this.board = new ArrayBoard(numbering.total);
+    this.generation = this.readGeneration();
     const row = store.prepare("SELECT value FROM match_meta WHERE name = 'active'").get() as
       | { value: number }
       | undefined;
     this.size = row?.value ?? 0;
+  }
+
+  private readGeneration(): number {
+    const row = this.store.prepare("SELECT value FROM match_meta WHERE name = 'generation'").get() as
+      | { value: number }
+      | undefined;
+    return row?.value ?? 0;
+  }
+
+  /** False once another process (or this one) has changed the section since this index was made. */
+  current(): boolean {
+    return this.store.db.open && this.readGeneration() === this.generation;
   }
 
   private order(key: number): number {

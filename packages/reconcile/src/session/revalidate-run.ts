@@ -28,7 +28,8 @@ export async function currentCorpus(
   fingerprint: string,
   loaded: MatchingCorpus | null = null,
 ): Promise<CurrentCorpus> {
-  if (last && last.index === layout.index && last.current.fingerprint === fingerprint) return last.current;
+  const kept = last?.index === layout.index && last.current.fingerprint === fingerprint ? last.current : null;
+  if (kept?.corpus.current()) return kept;
   const corpus = loaded ?? (await matchingCorpus(layout, fingerprint));
   const current = { fingerprint, corpus, hashes: corpus.entryHashes() };
   last = { index: layout.index, current };
