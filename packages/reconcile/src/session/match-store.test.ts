@@ -6,7 +6,7 @@ import { fixedRuntime } from '@maestro/core';
 import { type WorkflowLayout, workflowLayout } from '@maestro/fs';
 import { loadCorpus } from '@maestro/spec';
 import { closeStores, openStore } from '@maestro/store';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { reconcile } from '../matcher/reconcile.js';
 import type { CandidateInput } from '../matcher/types.js';
 import { corpusFingerprintSync } from '../receipt/fingerprint.js';
@@ -20,6 +20,11 @@ const SETS = resolve(import.meta.dirname, '../../../../bench/reconcile-sets');
 const sets = readdirSync(SETS).filter((n) => !n.endsWith('.md'));
 const NOW = '2026-12-01T00:00:00.000Z';
 
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
 afterEach(() => {
   useMatchStore(true);
   forgetCurrentCorpus();
@@ -29,6 +34,7 @@ afterEach(() => {
 /** A labelled set staged by its own stage.mjs: corpus + one session with one sealed run. */
 function stage(name: string): { root: string; layout: WorkflowLayout; session: string; run: string } {
   const root = mkdtempSync(join(tmpdir(), `maestro-match-${name}-`));
+  roots.push(root);
   execFileSync(process.execPath, [join(SETS, name, 'stage.mjs'), root], { stdio: 'ignore' });
   const layout = workflowLayout(root);
   const session = readdirSync(layout.sessions)[0];
