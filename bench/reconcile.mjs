@@ -3,10 +3,21 @@
 // candidates against generated 1k, 10k and 100k-entry corpora. Candidates are a realistic mix: a
 // quarter copied from corpus entries (exact duplicates), a quarter edited copies, half new text
 // from the same vocabulary (the worst case for retrieval: every word is common). Also the
-// read-only review of fresh receipts (fence check by stat, no parse) and the in-process split.
+// read-only review of fresh receipts (fence check by stat, no parse), the review after a
+// one-entry change to the largest spec file (read-only and --refresh: the receipt is revalidated
+// against the store's `match` section, which re-derives that file only), and the in-process split.
 //   node bench/reconcile.mjs            (BENCH_REPS=3, BENCH_SIZES=1000,10000,100000)
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +28,7 @@ const dist = (p) => pathToFileURL(resolve(import.meta.dirname, `../packages/${p}
 const { candidateId } = await import(dist('core'));
 const { workflowLayout } = await import(dist('fs'));
 const { loadCorpus } = await import(dist('spec'));
-const { reconcile, computeCorpusFingerprint } = await import(dist('reconcile'));
+const { reconcile } = await import(dist('reconcile'));
 const bin = resolve(import.meta.dirname, '../apps/maestro/dist/main.js');
 const AT = '2026-01-02T00:00:00.000Z';
 const NOW = '2026-07-01T00:00:00.000Z';
@@ -74,37 +85,71 @@ function writeSession(root, cands) {
   writeFileSync(join(dir, 'runs', R, 'knowledge-delta.json'), json({ ...delta, ...body }));
 }
 
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+/** One `knowledge review`, timed: wall ms, and CPU s and peak RSS MiB when /usr/bin/time exists. */
 function review(root, refresh) {
   const args = ['knowledge', 'review', S, ...(refresh ? ['--refresh'] : []), '--json', '--workflow-root', root];
+  const [cmd, argv] = TIME
+    ? [TIME, ['-f', 'TIME %e %U %S %M', process.execPath, bin, ...args]]
+    : [process.execPath, [bin, ...args]];
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [bin, ...args], {
+  const r = spawnSync(cmd, argv, {
     encoding: 'utf8',
     env: { ...process.env, MAESTRO_NOW: NOW, NO_COLOR: '1' },
     maxBuffer: 256 * 1024 * 1024,
   });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`review failed (${r.status}):\n${r.stderr}`);
-  return { ms, view: JSON.parse(r.stdout) };
+  const t = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '');
+  const cpu = t ? Number(t[2]) + Number(t[3]) : null;
+  const rss = t ? Number(t[4]) / 1024 : null;
+  return { ms, cpu, rss, view: JSON.parse(r.stdout) };
 }
 
+/** Drops every derived file: the next command starts from the text files alone. */
+function dropIndex(root) {
+  rmSync(join(root, '.workflow/.index'), { recursive: true, force: true });
+}
+
+function dirBytes(dir) {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+}
+
+/** Appends one spec entry to the largest spec file (what `spec add` does to a category file). */
+function addOneEntry(root, k) {
+  const dir = join(root, '.workflow/specs');
+  const files = readdirSync(dir).map((f) => ({ f, size: statSync(join(dir, f)).size }));
+  const largest = files.sort((a, b) => b.size - a.size)[0].f;
+  appendFileSync(
+    join(dir, largest),
+    `<spec-entry category="arch" keywords="bench" date="2026-06-30" sid="S-20260630-ad${k.toString(36).padStart(2, '0')}">\n\n### Bench addition ${k}\n\nEvery queue consumer acknowledges only after the write commits (bench ${k}).\n\n</spec-entry>\n\n`,
+  );
+}
+
+const f1 = (x) => (x === null ? '–' : x.toFixed(1));
+const f0 = (x) => (x === null ? '–' : x.toFixed(0));
+
 const rows = [];
+const changes = [];
 const metrics = [];
 for (const n of SIZES) {
   const root = mkdtempSync(join(tmpdir(), 'maestro-bench-reconcile-'));
   generateCorpus(root, { entries: n, seed: 7 });
   const layout = workflowLayout(root);
+  const corpusBytes = dirBytes(join(root, '.workflow/specs')) + dirBytes(join(root, '.workflow/knowhow'));
   const t0 = performance.now();
   const corpus = loadCorpus(layout);
   const parseMs = performance.now() - t0;
-  await computeCorpusFingerprint(layout); // first hash of the corpus files (cold cache)
   for (const k of KS) {
     const cands = candidates(corpus.entries, k);
     writeSession(root, cands);
     const receipt = join(root, '.workflow/sessions', S, 'runs', R, 'knowledge-reconciliation.json');
-    // Cold: the first refresh after a corpus change (no cached matching index: one corpus parse).
-    rmSync(join(root, '.workflow/.index/reconcile-index.json'), { force: true });
+    // Cold: no derived state at all (no .workflow/.index/: every file hashed, parsed and indexed).
+    dropIndex(root);
     rmSync(receipt, { force: true });
-    const cold = review(root, true).ms;
+    const coldRun = review(root, true);
     const refresh = [];
     let view;
     for (let rep = 0; rep < REPS; rep++) {
@@ -119,7 +164,7 @@ for (const n of SIZES) {
     const matchMs = performance.now() - t1;
     const c = view.counts;
     rows.push(
-      `| ${n.toLocaleString('en')} | ${k} | ${median(refresh).toFixed(0)} | ${cold.toFixed(0)} | ${median(readOnly).toFixed(0)} | ${parseMs.toFixed(0)} | ${matchMs.toFixed(0)} | ${c.review_required}/${c.eligible}/${c.suppressed} |`,
+      `| ${n.toLocaleString('en')} | ${k} | ${median(refresh).toFixed(0)} | ${coldRun.ms.toFixed(0)} | ${f1(coldRun.cpu)} | ${f0(coldRun.rss)} | ${median(readOnly).toFixed(0)} | ${parseMs.toFixed(0)} | ${matchMs.toFixed(0)} | ${c.review_required}/${c.eligible}/${c.suppressed} |`,
     );
     metrics.push({
       name: `review --refresh ${k}×${n}`,
@@ -127,7 +172,52 @@ for (const n of SIZES) {
       unit: 'ms',
       better: 'lower',
     });
-    metrics.push({ name: `review --refresh cold ${k}×${n}`, value: Math.round(cold), unit: 'ms', better: 'lower' });
+    metrics.push({
+      name: `review --refresh cold ${k}×${n}`,
+      value: Math.round(coldRun.ms),
+      unit: 'ms',
+      better: 'lower',
+    });
+    if (coldRun.cpu !== null) {
+      metrics.push({ name: `review --refresh cold CPU ${k}×${n}`, value: coldRun.cpu, unit: 's', better: 'lower' });
+      metrics.push({
+        name: `review --refresh cold RSS ${k}×${n}`,
+        value: Math.round(coldRun.rss),
+        unit: 'MiB',
+        better: 'lower',
+      });
+    }
+    // One entry added to the largest spec file: the receipt's only moved fence is the corpus.
+    addOneEntry(root, 2 * k);
+    const ro = review(root, false);
+    addOneEntry(root, 2 * k + 1);
+    const rf = review(root, true);
+    const indexBytes = dirBytes(join(root, '.workflow/.index'));
+    changes.push(
+      `| ${n.toLocaleString('en')} | ${k} | ${ro.ms.toFixed(0)} | ${f1(ro.cpu)} | ${f0(ro.rss)} | ${rf.ms.toFixed(0)} | ${f1(rf.cpu)} | ${f0(rf.rss)} | ${(indexBytes / 1e6).toFixed(1)} / ${(corpusBytes / 1e6).toFixed(1)} |`,
+    );
+    metrics.push({ name: `review after one change ${k}×${n}`, value: Math.round(ro.ms), unit: 'ms', better: 'lower' });
+    if (ro.cpu !== null) {
+      metrics.push({ name: `review after one change CPU ${k}×${n}`, value: ro.cpu, unit: 's', better: 'lower' });
+      metrics.push({
+        name: `review after one change RSS ${k}×${n}`,
+        value: Math.round(ro.rss),
+        unit: 'MiB',
+        better: 'lower',
+      });
+    }
+    metrics.push({
+      name: `.index size ${k}×${n}`,
+      value: Math.round(indexBytes / 1e5) / 10,
+      unit: 'MB',
+      better: 'lower',
+    });
+    metrics.push({
+      name: `review --refresh after one change ${k}×${n}`,
+      value: Math.round(rf.ms),
+      unit: 'ms',
+      better: 'lower',
+    });
   }
   rmSync(root, { recursive: true, force: true });
 }
@@ -139,15 +229,24 @@ const md = [
   `Built binary, process start included; generated EN corpus (bench/lib/gen-corpus.mjs, seed 7); load average ${load} on this machine.`,
   'Candidates: ¼ exact copies of entries, ¼ edited copies, ½ new text from the corpus vocabulary (every word common:',
   'a worst case for retrieval). "refresh" is the median of',
-  `${REPS} regenerations with the corpus unchanged (cached matching index, .workflow/.index/reconcile-index.json);`,
-  '"cold" is the first refresh after a corpus change (one `loadCorpus` parse + index build + cache write).',
+  `${REPS} regenerations with the corpus unchanged (the store's \`match\` section current, .workflow/.index/maestro.db);`,
+  '"cold" is the first refresh without any derived state (`.workflow/.index/` deleted: every file hashed, parsed,',
+  'indexed and written to the store), with its CPU seconds (user + sys) and peak RSS from /usr/bin/time.',
   '"review (fresh)" is the read-only view when every receipt is fresh: fence check by stat through the',
-  'fingerprint cache, no corpus parse. "parse" is one `loadCorpus` and "match" the pure matcher',
+  'store file table, no corpus parse. "parse" is one `loadCorpus` and "match" the pure matcher',
   '(index build included) in-process, for the split.',
   '',
-  '| entries | K | refresh ms | cold ms | review (fresh) ms | parse ms | match ms | review/eligible/suppressed |',
-  '|---|---|---|---|---|---|---|---|',
+  '| entries | K | refresh ms | cold ms | cold CPU s | cold MiB | review (fresh) ms | parse ms | match ms | review/eligible/suppressed |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...rows,
+  '',
+  'After a one-entry change to the largest spec file (an entry appended, as `spec add` does): the read-only',
+  '`review` (the receipt is revalidated in memory) and, after a second change, `review --refresh` (revalidated',
+  'and written back). Both re-derive the changed file only. Last column: `.workflow/.index/` / corpus size (MB).',
+  '',
+  '| entries | K | review ms | CPU s | MiB | review --refresh ms | CPU s | MiB | .index / corpus MB |',
+  '|---|---|---|---|---|---|---|---|---|',
+  ...changes,
   '',
   'Target: K = 100 against 10k entries under 1 s.',
   '',

@@ -1,5 +1,5 @@
-export type { CorpusIndex } from './matcher/corpus-index.js';
-export { corpusIndex } from './matcher/corpus-index.js';
+export type { CorpusIndex, MatchIndex } from './matcher/corpus-index.js';
+export { corpusIndex, memoryIndex } from './matcher/corpus-index.js';
 export {
   FAMILY_LIMIT,
   MATCH_LIMIT,
@@ -30,13 +30,14 @@ export { DEFAULT_POLICY, decideVerdict, verdictFor } from './matcher/verdict.js'
 export { BacklogOutput, jsonSchemas, ResolutionOutput, ReviewOutput } from './output-schemas.js';
 export type { BuildReceiptInput, TargetState } from './receipt/build.js';
 export { buildReceipt, CHOICE_EFFECT, choiceOf, countsOf } from './receipt/build.js';
-export type { CorpusFingerprint } from './receipt/fingerprint.js';
+export type { CorpusFingerprint, CorpusState } from './receipt/fingerprint.js';
 export {
   computeCorpusFingerprint,
   corpusFiles,
   corpusFingerprintSync,
-  FINGERPRINT_CACHE,
+  corpusState,
   RACY_WINDOW_MS,
+  storeWarnings,
 } from './receipt/fingerprint.js';
 export type { CheckReceiptsOptions, Fences, FreshnessReport, ReceiptCheck } from './receipt/freshness.js';
 export { checkFreshness, checkReceipts, compareFences, receiptIsFresh } from './receipt/freshness.js';
@@ -68,7 +69,6 @@ export {
   DISPOSITIONS,
   DroppedResolutionSchema,
   ELIGIBILITIES,
-  FingerprintCacheSchema,
   FRESHNESS,
   MatchSchema,
   ReceiptCandidateSchema,

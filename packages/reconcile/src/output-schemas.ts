@@ -4,7 +4,6 @@ import {
   DISPOSITIONS,
   DroppedResolutionSchema,
   ELIGIBILITIES,
-  FingerprintCacheSchema,
   FRESHNESS,
   MatchSchema,
   ReceiptSchema,
@@ -187,7 +186,6 @@ export const BacklogOutput = z
 /** Every zod schema this package publishes as JSON Schema in schemas/, by file name. */
 export const jsonSchemas = {
   'knowledge-reconciliation': ReceiptSchema,
-  'corpus-fingerprint-cache': FingerprintCacheSchema,
   'knowledge-review-output': ReviewOutput,
   'knowledge-resolution-output': ResolutionOutput,
   'knowledge-backlog-output': BacklogOutput,

@@ -138,22 +138,6 @@ export const ReceiptSchema = z
   })
   .describe('.workflow/sessions/<session>/runs/<run>/knowledge-reconciliation.json (knowledge-reconciliation/1.0)');
 
-export const FingerprintCacheSchema = z
-  .object({
-    schema_version: z.literal('corpus-fingerprint-cache/1.0'),
-    files: z.record(
-      z.string(),
-      z.object({
-        size: z.number().int(),
-        mtime_ns: z.string(),
-        ino: z.string(),
-        sha256: Hex64,
-        hashed_at_ms: z.number(),
-      }),
-    ),
-  })
-  .describe('.workflow/.index/corpus-fingerprint.json: derived, safe to delete');
-
 export type Receipt = z.infer<typeof ReceiptSchema>;
 export type ReceiptCandidate = z.infer<typeof ReceiptCandidateSchema>;
 export type ReceiptResolution = z.infer<typeof ResolutionSchema>;

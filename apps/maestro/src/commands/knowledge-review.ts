@@ -6,6 +6,7 @@ import {
   type Disposition,
   resolveCandidates,
   reviewSession,
+  storeWarnings,
 } from '@maestro/reconcile';
 import type { CommandModule, ParsedArgs } from '../kit.js';
 import { renderResolution, renderReview } from './knowledge-review-text.js';
@@ -126,7 +127,7 @@ export const command: CommandModule = {
     const refresh = args.values.refresh === true;
     if (refresh) ctx.progress(`reconciling ${sessionId} (missing and stale receipts)…`);
     const view = await reviewSession(ctx.layout, sessionId, { refresh }, ctx.runtime);
-    const warnings = view.problems.map(problemLine);
+    const warnings = [...view.problems.map(problemLine), ...storeWarnings(ctx.layout)];
     return { data: view, text: renderReview(view), warnings };
   },
 };

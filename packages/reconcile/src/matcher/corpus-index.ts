@@ -43,6 +43,101 @@ export interface CorpusIndex {
 
 const cache = new WeakMap<object, CorpusIndex>();
 
+/** A score per document, zero until first added to; `touched` lists documents in first-touch order. */
+export interface ScoreBoard {
+  touched: number[];
+  get(i: number): number;
+  add(i: number, w: number): void;
+  /** Zeroes every touched document (the board is reused by the next candidate). */
+  clear(): void;
+}
+
+/**
+ * What the matcher reads of a corpus, whether held in memory (`CorpusIndex`) or read from the
+ * derived-state store a few rows at a time. Documents are numbers in corpus order (files by name,
+ * entries in file order), not necessarily dense: ties always break towards the lower number, so
+ * any two sources numbering the same corpus in the same order give the same verdicts.
+ */
+export interface MatchIndex {
+  /** Active documents: the n of document frequencies. */
+  readonly size: number;
+  /** How many documents a retrieval key indexes (0: none), without reading its postings. */
+  count(key: string): number;
+  postings(key: string): readonly number[] | undefined;
+  /** Documents by `store NUL exactKey` and by normalised title. */
+  byExact(key: string): readonly number[] | undefined;
+  byTitle(titleKey: string): readonly number[] | undefined;
+  byId(id: string): number | undefined;
+  doc(i: number): IndexedDoc;
+  /** Title trigram postings (for candidates whose terms retrieve little). */
+  titleGrams(): ReadonlyMap<string, readonly number[]>;
+  /** Documents whose supersedes / superseded-by / ref point at an id. */
+  backLinks(id: string): readonly number[] | undefined;
+  /** A deprecated entry by `store NUL exactKey`, and by id. */
+  retired(key: string): MatchableEntry | undefined;
+  retiredById(id: string): MatchableEntry | undefined;
+  /** The score board of a retrieval, zeroed. */
+  scores(): ScoreBoard;
+  /** Term → rarity weight, filled by `rarityOf`. */
+  readonly rarity: Map<string, number>;
+}
+
+const views = new WeakMap<CorpusIndex, MatchIndex>();
+
+/** The `MatchIndex` view of an in-memory index (made once per index). */
+export function memoryIndex(index: CorpusIndex): MatchIndex {
+  const hit = views.get(index);
+  if (hit) return hit;
+  const board: ScoreBoard = {
+    touched: [],
+    get: (i) => index.scratch[i],
+    add(i, w) {
+      if (index.scratch[i] === 0) board.touched.push(i);
+      index.scratch[i] += w;
+    },
+    clear() {
+      for (const i of board.touched) index.scratch[i] = 0;
+      board.touched = [];
+    },
+  };
+  const view: MatchIndex = {
+    size: index.docs.length,
+    count: (key) => index.postings.get(key)?.length ?? 0,
+    postings: (key) => index.postings.get(key),
+    byExact: (key) => index.byExact.get(key),
+    byTitle: (key) => index.byTitle.get(key),
+    byId: (id) => index.byId.get(id),
+    doc: (i) => index.docs[i],
+    titleGrams: () => titleGrams(index),
+    backLinks: (id) => links(index).get(id),
+    retired: (key) => index.retired.get(key),
+    retiredById: (id) => index.retiredById.get(id),
+    scores() {
+      board.clear();
+      return board;
+    },
+    get rarity() {
+      index.rarity ??= new Map();
+      return index.rarity;
+    },
+  };
+  views.set(index, view);
+  return view;
+}
+
+export function isMatchIndex(x: unknown): x is MatchIndex {
+  return typeof x === 'object' && x !== null && 'scores' in x && 'backLinks' in x;
+}
+
+export function asMatchIndex(index: CorpusIndex | MatchIndex): MatchIndex {
+  return isMatchIndex(index) ? index : memoryIndex(index);
+}
+
+/** The matcher's view of any corpus form: entries (indexed on first use), an index, or a store-backed index. */
+export function matchIndex(corpus: Corpus | readonly MatchableEntry[] | CorpusIndex | MatchIndex): MatchIndex {
+  return isMatchIndex(corpus) ? corpus : memoryIndex(corpusIndex(corpus));
+}
+
 function push(map: Map<string, number[]>, key: string, i: number) {
   const list = map.get(key);
   if (list) {
@@ -139,10 +234,29 @@ export function buildIndex(
   return index;
 }
 
-export function docView(index: CorpusIndex, i: number): View {
-  const doc = index.docs[i];
+export function docView(index: MatchIndex, i: number): View {
+  const doc = index.doc(i);
   doc.view ??= makeView(doc.entry.store, doc.entry.title ?? '', doc.entry.content, doc.exact);
   return doc.view;
+}
+
+/** The retrieval keys an active document is indexed under: its terms, then its sketch pair keys. */
+export function docKeys(entry: Pick<MatchableEntry, 'title' | 'content'>): string[] {
+  // Content first: the sketch pairs terms in reading order, as a candidate's content does.
+  const terms = indexTerms(`${entry.content}\n${entry.title ?? ''}`);
+  const out = [...terms];
+  for (const key of sketchKeys(terms)) if (!terms.has(key)) out.push(key);
+  return out;
+}
+
+/** True when an entry is indexed for retrieval (active, with content). */
+export function isIndexed(entry: Pick<MatchableEntry, 'status' | 'content'>): boolean {
+  return (entry.status ?? 'active') === 'active' && Boolean(entry.content?.trim());
+}
+
+/** True when an entry is a deprecated one a candidate can restate (not active, with content). */
+export function isRetired(entry: Pick<MatchableEntry, 'status' | 'content'>): boolean {
+  return (entry.status ?? 'active') !== 'active' && Boolean(entry.content?.trim());
 }
 
 export function titleGrams(index: CorpusIndex): Map<string, number[]> {
@@ -183,15 +297,15 @@ export function rarityWeight(p: number): number {
 }
 
 /** The rarity of terms in this corpus, or undefined for a corpus too small to tell. */
-export function rarityOf(index: CorpusIndex): ((term: string) => number) | undefined {
-  const n = index.docs.length;
+export function rarityOf(corpus: CorpusIndex | MatchIndex): ((term: string) => number) | undefined {
+  const index = asMatchIndex(corpus);
+  const n = index.size;
   if (n < RARITY_MIN_DOCS) return undefined;
-  index.rarity ??= new Map();
   const memo = index.rarity;
   return (term) => {
     let w = memo.get(term);
     if (w === undefined) {
-      w = rarityWeight((index.postings.get(term)?.length ?? 0) / n);
+      w = rarityWeight(index.count(term) / n);
       memo.set(term, w);
     }
     return w;
@@ -203,17 +317,17 @@ export function rarityOf(index: CorpusIndex): ((term: string) => number) | undef
  * end of its supersession chain (null when the chain ends nowhere active).
  */
 export function retiredMatch(
-  index: CorpusIndex,
+  index: MatchIndex,
   store: string,
   exact: string,
 ): { old: MatchableEntry; successor: number } | null {
-  const old = index.retired.get(`${store}\u0000${exact}`);
+  const old = index.retired(`${store}\u0000${exact}`);
   if (!old) return null;
   let next = old.supersededBy ?? null;
   for (let hops = 0; next && hops < 16; hops++) {
-    const i = index.byId.get(next);
+    const i = index.byId(next);
     if (i !== undefined) return { old, successor: i };
-    next = index.retiredById.get(next)?.supersededBy ?? null;
+    next = index.retiredById(next)?.supersededBy ?? null;
   }
   return null;
 }
@@ -242,7 +356,7 @@ function pairHashes(terms: Iterable<string>): number[] {
   return out;
 }
 
-function sketchKeys(terms: Iterable<string>): string[] {
+export function sketchKeys(terms: Iterable<string>): string[] {
   const hashes = [...new Set(pairHashes(terms))].sort((a, b) => a - b);
   return hashes.slice(0, SKETCH_SIZE).map((h) => `k:${h}`);
 }

@@ -1,5 +1,5 @@
 import type { Corpus } from '@maestro/spec';
-import { type CorpusIndex, corpusIndex, docView, rarityOf, retiredMatch } from './corpus-index.js';
+import { type CorpusIndex, docView, type MatchIndex, matchIndex, rarityOf, retiredMatch } from './corpus-index.js';
 import { associated, retrieve } from './retrieve.js';
 import { makeView, type PairScore, scorePair, ZERO_SCORES } from './score.js';
 import type {
@@ -41,7 +41,7 @@ const EPOCH = new Date(0).toISOString();
  */
 export function reconcile(
   candidates: readonly CandidateInput[],
-  corpus: Corpus | readonly MatchableEntry[] | CorpusIndex,
+  corpus: Corpus | readonly MatchableEntry[] | CorpusIndex | MatchIndex,
   options: ReconcileOptions = {},
 ): Verdict[] {
   const policy = options.policy ?? DEFAULT_POLICY;
@@ -57,15 +57,15 @@ export function reconcile(
  */
 export function matchCandidates(
   candidates: readonly CandidateInput[],
-  corpus: Corpus | readonly MatchableEntry[] | CorpusIndex,
+  corpus: Corpus | readonly MatchableEntry[] | CorpusIndex | MatchIndex,
   options: ReconcileOptions = {},
 ): Match[][] {
-  const index = corpusIndex(corpus);
+  const index = matchIndex(corpus);
   const linked = associated(index, options.seeds ?? []);
   return candidates.map((c) => matchOne(index, linked, c));
 }
 
-function matchOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput): Match[] {
+function matchOne(index: MatchIndex, linked: Set<number>, c: CandidateInput): Match[] {
   const action: CandidateAction = c.action ?? 'propose';
   const view = makeView(c.target, c.title ?? '', c.content);
   const ids = new Set(retrieve(index, view));
@@ -76,7 +76,7 @@ function matchOne(index: CorpusIndex, linked: Set<number>, c: CandidateInput): M
   if (retired) ids.add(retired.successor);
   const scored: { match: Match; family: string; pinned: boolean }[] = [];
   for (const i of ids) {
-    const doc = index.docs[i];
+    const doc = index.doc(i);
     const d = docView(index, i);
     const scoredPair = scorePair(view, action, d, linked.has(i), rarity);
     const s = retired?.successor === i ? restatesRetired(scoredPair, retired.old.id, doc.entry.id) : scoredPair;

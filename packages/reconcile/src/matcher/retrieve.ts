@@ -1,4 +1,4 @@
-import { type CorpusIndex, links, pairKeys, titleGrams } from './corpus-index.js';
+import { asMatchIndex, type CorpusIndex, type MatchIndex, pairKeys, type ScoreBoard } from './corpus-index.js';
 import type { View } from './score.js';
 import { refTrigrams } from './text.js';
 
@@ -14,8 +14,9 @@ const COMMON_SHARE = 0.12;
  * rarest first), plus every exact-content and same-title document. Cost is proportional to the
  * postings of the candidate's terms, never to the corpus size.
  */
-export function retrieve(index: CorpusIndex, c: View, limit = RETRIEVAL_LIMIT): number[] {
-  const n = index.docs.length;
+export function retrieve(corpus: CorpusIndex | MatchIndex, c: View, limit = RETRIEVAL_LIMIT): number[] {
+  const index = asMatchIndex(corpus);
+  const n = index.size;
   if (n === 0) return [];
   const weights = new Map<string, number>();
   for (const m of [c.feats.slot, c.feats.terms, c.titleFeats.terms]) {
@@ -23,48 +24,43 @@ export function retrieve(index: CorpusIndex, c: View, limit = RETRIEVAL_LIMIT): 
   }
   for (const k of pairKeys(c.feats.terms.keys())) weights.set(k, SKETCH_WEIGHT);
 
+  // Counts first: a common key's postings are never read once rarer keys have been seen.
   const keys = [...weights.keys()]
-    .map((k) => ({ k, list: index.postings.get(k) }))
-    .filter((x): x is { k: string; list: number[] } => x.list !== undefined)
-    .sort((a, b) => a.list.length - b.list.length);
-  const scores = index.scratch;
-  const touched: number[] = [];
+    .map((k) => ({ k, count: index.count(k) }))
+    .filter((x) => x.count > 0)
+    .sort((a, b) => a.count - b.count);
+  const scores = index.scores();
   let used = 0;
-  for (const { k, list } of keys) {
-    if (used >= 3 && list.length > Math.max(64, n * COMMON_SHARE)) continue;
+  for (const { k, count } of keys) {
+    if (used >= 3 && count > Math.max(64, n * COMMON_SHARE)) continue;
     used++;
-    const w = (weights.get(k) ?? 0) * Math.log(1 + n / list.length);
-    for (const i of list) {
-      if (scores[i] === 0) touched.push(i);
-      scores[i] += w;
-    }
+    const w = (weights.get(k) ?? 0) * Math.log(1 + n / count);
+    for (const i of index.postings(k) ?? []) scores.add(i, w);
   }
-  if (touched.length < 5) addTitleGrams(index, c, scores, touched);
-  const top = topK(touched, scores, limit);
-  for (const i of touched) scores[i] = 0;
+  if (scores.touched.length < 5) addTitleGrams(index, c, scores);
+  const top = topK(scores.touched, scores, limit);
+  scores.clear();
   const out = new Set(top);
-  for (const i of index.byExact.get(`${c.store}\u0000${c.exact}`) ?? []) out.add(i);
-  for (const i of index.byTitle.get(c.titleKey) ?? []) out.add(i);
+  for (const i of index.byExact(`${c.store}\u0000${c.exact}`) ?? []) out.add(i);
+  for (const i of index.byTitle(c.titleKey) ?? []) out.add(i);
   return [...out];
 }
 
-function addTitleGrams(index: CorpusIndex, c: View, scores: Float64Array, touched: number[]) {
-  const grams = titleGrams(index);
+function addTitleGrams(index: MatchIndex, c: View, scores: ScoreBoard) {
+  const grams = index.titleGrams();
   for (const g of refTrigrams(c.titleKey)) {
     const list = grams.get(g);
-    if (!list || list.length > Math.max(64, index.docs.length * COMMON_SHARE)) continue;
-    for (const i of list) {
-      if (scores[i] === 0) touched.push(i);
-      scores[i] += 0.2;
-    }
+    if (!list || list.length > Math.max(64, index.size * COMMON_SHARE)) continue;
+    for (const i of list) scores.add(i, 0.2);
   }
 }
 
 /** Indices of the k highest scores (ties by lower index), without sorting everything touched. */
-function topK(touched: number[], scores: Float64Array, k: number): number[] {
+function topK(touched: number[], board: ScoreBoard, k: number): number[] {
   if (touched.length <= k) return touched.slice();
   const heap: number[] = [];
-  const worse = (a: number, b: number) => scores[a] < scores[b] || (scores[a] === scores[b] && a > b);
+  const score = (i: number) => board.get(i);
+  const worse = (a: number, b: number) => score(a) < score(b) || (score(a) === score(b) && a > b);
   const up = (i: number) => {
     while (i > 0) {
       const p = (i - 1) >> 1;
@@ -101,21 +97,21 @@ function topK(touched: number[], scores: Float64Array, k: number): number[] {
  * maestro-flow's one-hop association: the entries the run used (seeds), what they supersede or
  * are superseded by or refer to, and every entry pointing at any of those.
  */
-export function associated(index: CorpusIndex, seeds: readonly string[]): Set<number> {
+export function associated(corpus: CorpusIndex | MatchIndex, seeds: readonly string[]): Set<number> {
+  const index = asMatchIndex(corpus);
   const out = new Set<number>();
   if (seeds.length === 0) return out;
   const hood = new Set(seeds);
   for (const s of seeds) {
-    const i = index.byId.get(s);
+    const i = index.byId(s);
     if (i === undefined) continue;
-    const e = index.docs[i].entry;
+    const e = index.doc(i).entry;
     for (const id of [...(e.supersedes ?? []), e.supersededBy ?? '']) if (id) hood.add(id);
   }
-  const back = links(index);
   for (const id of hood) {
-    const i = index.byId.get(id);
+    const i = index.byId(id);
     if (i !== undefined) out.add(i);
-    for (const j of back.get(id) ?? []) out.add(j);
+    for (const j of index.backLinks(id) ?? []) out.add(j);
   }
   return out;
 }

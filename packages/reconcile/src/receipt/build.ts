@@ -46,7 +46,8 @@ export interface BuildReceiptInput {
   generatedAt: string;
   /** The receipt being replaced (any revision), whose confirmed resolutions may carry over. */
   prior: Receipt | null;
-  targets: ReadonlyMap<string, TargetState>;
+  /** Entry facts by id (a `Map` does). */
+  targets: { get(id: string): TargetState | undefined };
   retrievalLimit: number;
   /** Every corpus entry's hash (`corpusEntryHashes`), recorded so the receipt can be revalidated later. */
   entryHashes?: Readonly<Record<string, string>>;
@@ -128,7 +129,7 @@ function carryOver(
   prior: ReceiptCandidate,
   fresh: ReceiptCandidate,
   candidate: SnapshotCandidate,
-  targets: ReadonlyMap<string, TargetState>,
+  targets: { get(id: string): TargetState | undefined },
   now: string,
 ): CarryResult {
   const res = prior.resolution!;

@@ -1,6 +1,7 @@
 import { appendFileSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { candidateId } from '@maestro/core';
+import { closeStores } from '@maestro/store';
 import { sessionTree, writeTree } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { reconcileSession } from '../session/reconcile-session.js';
@@ -110,12 +111,14 @@ describe('incremental corpus fingerprint', () => {
     expect(first.hashed).toBe(2);
     const second = await computeCorpusFingerprint(p.layout);
     expect(second).toEqual({ ...first, hashed: 0 });
-    // Same size and mtime but different bytes: only a stat-based cache misses this; that proves it is used.
+    // Same size and mtime but different bytes: the stored state also compares ctime, so it is still seen.
     const file = join(p.layout.specs, 'ui-conventions.md');
     const st = statSync(file);
     writeFileSync(file, readFileSync(file, 'utf8').replace('alt text', 'ALT TEXT'));
     utimesSync(file, st.atime, st.mtime);
-    expect((await computeCorpusFingerprint(p.layout)).fingerprint).toBe(first.fingerprint);
+    const third = await computeCorpusFingerprint(p.layout);
+    expect(third.hashed).toBe(1);
+    expect(third.fingerprint).not.toBe(first.fingerprint);
   });
 
   it('re-hashes a file whose mtime is too close to when it was hashed (racy-git guard)', async () => {
@@ -128,7 +131,7 @@ describe('incremental corpus fingerprint', () => {
     expect(RACY_WINDOW_MS).toBeGreaterThanOrEqual(1000);
   });
 
-  it('notices edits, new files and removed files; a damaged cache is rebuilt', async () => {
+  it('notices edits, new files and removed files; a damaged store is rebuilt', async () => {
     const p = project([]);
     settle(p.layout.specs);
     const a = (await computeCorpusFingerprint(p.layout)).fingerprint;
@@ -137,7 +140,8 @@ describe('incremental corpus fingerprint', () => {
     writeTree(p.root, { '.workflow/knowhow/tip.md': '---\ntitle: Tip\ntype: tip\n---\n\nbody\n' });
     const c = (await computeCorpusFingerprint(p.layout)).fingerprint;
     expect(new Set([a, b, c]).size).toBe(3);
-    writeFileSync(join(p.layout.index, 'corpus-fingerprint.json'), 'not json');
+    closeStores();
+    writeFileSync(join(p.layout.index, 'maestro.db'), 'not a database');
     expect((await computeCorpusFingerprint(p.layout)).fingerprint).toBe(c);
   });
 });

@@ -1,16 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { environmentError, hashJson, sha256 } from '@maestro/core';
-import { readTextIfExists, type WorkflowLayout, writeFileAtomic } from '@maestro/fs';
-import { FingerprintCacheSchema } from '../schemas.js';
+import { readdirSync } from 'node:fs';
+import { environmentError, hashJson } from '@maestro/core';
+import type { WorkflowLayout } from '@maestro/fs';
+import { type DerivedStore, type FileState, fileStates, openStore, RACY_WINDOW_MS } from '@maestro/store';
 
 /**
  * A file hashed less than this long after its last modification is "racily clean" (as git says):
- * a write in the same timestamp tick could go unseen, so its cached hash is not trusted and it is
- * hashed again next time. Two seconds covers the coarsest common mtime granularity.
+ * its stored hash is not trusted and it is hashed again next time (the store's guard).
  */
-export const RACY_WINDOW_MS = 2000;
-export const FINGERPRINT_CACHE = 'corpus-fingerprint.json';
+export { RACY_WINDOW_MS };
 
 export interface CorpusFingerprint {
   /** sha256 over (path, sha256 of bytes) of every corpus file, sorted by path. */
@@ -20,7 +17,12 @@ export interface CorpusFingerprint {
   hashed: number;
 }
 
-type CacheEntry = { size: number; mtime_ns: string; ino: string; sha256: string; hashed_at_ms: number };
+/** The corpus files' states behind a fingerprint: what the matching section is derived from. */
+export interface CorpusState extends CorpusFingerprint {
+  store: DerivedStore;
+  /** In `corpusFiles` order; `bytes` set for the files this call had to read. */
+  states: FileState[];
+}
 
 /** The corpus files, as `loadCorpus` reads them: `*.md` directly inside specs/ and knowhow/. */
 export function corpusFiles(layout: WorkflowLayout): string[] {
@@ -48,88 +50,62 @@ export function corpusFiles(layout: WorkflowLayout): string[] {
   return out;
 }
 
-function readCache(path: string): Record<string, CacheEntry> {
+let last: { index: string; state: CorpusState } | null = null;
+
+/**
+ * The corpus fingerprint and the state of every file, through the derived-state store's shared
+ * file table (`fileStates`: one stat per settled file, racy-mtime guard). The value is the one
+ * receipts have always recorded: `hashJson` of (path relative to `.workflow/`, sha256) pairs.
+ * The last state is kept for the process, so the matching index built next reads no file twice.
+ */
+export function corpusState(layout: WorkflowLayout): CorpusState {
+  const store = openStore(layout);
+  let states: FileState[];
   try {
-    const text = readTextIfExists(path);
-    if (text === null) return {};
-    const parsed = FingerprintCacheSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.files : {};
-  } catch {
-    return {}; // derived state: a damaged cache is rebuilt
+    states = fileStates(store, layout.workflow, corpusFiles(layout));
+  } catch (err) {
+    if ((err as { exitCode?: number }).exitCode !== undefined) throw err;
+    throw environmentError('READ_FAILED', `cannot read the corpus files: ${(err as Error).message}`, {
+      hint: 'check that .workflow/specs and .workflow/knowhow are readable by this user',
+      cause: err,
+    });
   }
+  const state: CorpusState = {
+    store,
+    states,
+    fingerprint: hashJson(states.map((s) => [s.path, s.sha256])),
+    files: states.length,
+    hashed: states.filter((s) => s.bytes !== null).length,
+  };
+  last = { index: layout.index, state };
+  return state;
+}
+
+/** The state `corpusState` last computed for this workflow, when it had this fingerprint. */
+export function lastCorpusState(layout: WorkflowLayout, fingerprint: string): CorpusState | null {
+  return last && last.index === layout.index && last.state.fingerprint === fingerprint ? last.state : null;
+}
+
+/** What the derived-state store had to say in this process (rebuilt after damage, not saved, ...). */
+export function storeWarnings(layout: WorkflowLayout): string[] {
+  return last && last.index === layout.index ? [...last.state.store.warnings] : [];
+}
+
+/** Drops the bytes the last state holds (once the matching index has used them). */
+export function releaseCorpusBytes(): void {
+  if (last) last.state.states = last.state.states.map((s) => (s.bytes ? { ...s, bytes: null } : s));
 }
 
 /**
- * The corpus fingerprint, incrementally: each file's hash is cached under `.workflow/.index/` by
- * path, size, mtime and inode, so an unchanged corpus costs one stat per file. Uses the real
- * clock (not the injected runtime): the racy-timestamp guard compares with filesystem mtimes.
+ * The corpus fingerprint, incrementally: each file's hash is stored under `.workflow/.index/` by
+ * path, size, mtime, ctime and inode, so an unchanged corpus costs one stat per file.
  */
 export async function computeCorpusFingerprint(layout: WorkflowLayout): Promise<CorpusFingerprint> {
-  const { result, cache, changed } = fingerprintSync(layout);
-  if (changed) await saveCache(join(layout.index, FINGERPRINT_CACHE), cache);
-  return result;
+  return corpusFingerprintSync(layout);
 }
 
-/**
- * The same fingerprint, synchronously and without updating the cache (for callers that cannot
- * await). Files whose cached hash is missing or not yet trusted are hashed each time.
- */
+/** The same fingerprint, synchronously (for callers that cannot await). */
 export function corpusFingerprintSync(layout: WorkflowLayout): CorpusFingerprint {
-  return fingerprintSync(layout).result;
-}
-
-function fingerprintSync(layout: WorkflowLayout): {
-  result: CorpusFingerprint;
-  cache: Record<string, CacheEntry>;
-  changed: boolean;
-} {
-  const cachePath = join(layout.index, FINGERPRINT_CACHE);
-  const cache = readCache(cachePath);
-  const next: Record<string, CacheEntry> = {};
-  const pairs: [string, string][] = [];
-  let hashed = 0;
-  for (const rel of corpusFiles(layout)) {
-    const abs = join(layout.workflow, rel);
-    let st: ReturnType<typeof statSync> & { mtimeNs: bigint; ino: bigint; size: bigint };
-    try {
-      st = statSync(abs, { bigint: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed while we listed: a change anyway
-      throw environmentError('READ_FAILED', `cannot stat ${abs}: ${(err as Error).message}`, {
-        hint: 'check that the file is readable by this user',
-        cause: err,
-      });
-    }
-    const size = Number(st.size);
-    const mtimeNs = st.mtimeNs.toString();
-    const ino = st.ino.toString();
-    const mtimeMs = Number(st.mtimeNs / 1_000_000n);
-    const hit = cache[rel];
-    let entry: CacheEntry;
-    if (
-      hit &&
-      hit.size === size &&
-      hit.mtime_ns === mtimeNs &&
-      hit.ino === ino &&
-      mtimeMs < hit.hashed_at_ms - RACY_WINDOW_MS
-    ) {
-      entry = hit;
-    } else {
-      const hashedAt = Date.now();
-      entry = { size, mtime_ns: mtimeNs, ino, sha256: sha256(readFileSync(abs)), hashed_at_ms: hashedAt };
-      hashed++;
-    }
-    next[rel] = entry;
-    pairs.push([rel, entry.sha256]);
-  }
-  const changed = hashed > 0 || Object.keys(cache).length !== pairs.length;
-  return { result: { fingerprint: hashJson(pairs), files: pairs.length, hashed }, cache: next, changed };
-}
-
-async function saveCache(path: string, files: Record<string, CacheEntry>): Promise<void> {
-  try {
-    await writeFileAtomic(path, `${JSON.stringify({ schema_version: 'corpus-fingerprint-cache/1.0', files })}\n`);
-  } catch {
-    // Derived state: a read-only or full disk only costs a re-hash next time.
-  }
+  const { fingerprint, files, hashed } = corpusState(layout);
+  return { fingerprint, files, hashed };
 }

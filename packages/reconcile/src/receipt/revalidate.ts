@@ -1,5 +1,5 @@
 import { hashJson } from '@maestro/core';
-import type { CorpusIndex } from '../matcher/corpus-index.js';
+import type { CorpusIndex, MatchIndex } from '../matcher/corpus-index.js';
 import { reconcile } from '../matcher/reconcile.js';
 import type { Match, MatchableEntry, Verdict } from '../matcher/types.js';
 import type { CorpusDelta, Receipt, ReceiptCandidate } from '../schemas.js';
@@ -48,7 +48,7 @@ export interface RevalidateInput {
   candidates: readonly SnapshotCandidate[];
   seeds: readonly string[];
   /** The current corpus (index or entries) and its fingerprint and entry hashes. */
-  corpus: CorpusIndex | readonly MatchableEntry[];
+  corpus: CorpusIndex | MatchIndex | readonly MatchableEntry[];
   fingerprint: string;
   hashes: Readonly<Record<string, string>>;
   now: string;

@@ -1,6 +1,6 @@
 import type { WorkflowLayout } from '@maestro/fs';
 import type { Fences } from '../receipt/freshness.js';
-import { corpusEntryHashes, type Revalidation, revalidateReceipt } from '../receipt/revalidate.js';
+import { type Revalidation, revalidateReceipt } from '../receipt/revalidate.js';
 import type { Receipt } from '../schemas.js';
 import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
 import type { RunState } from './run-state.js';
@@ -14,6 +14,11 @@ export interface CurrentCorpus {
 
 let last: { index: string; current: CurrentCorpus } | null = null;
 
+/** Forgets the kept corpus (tests that compare sources, or a long-lived process after a write). */
+export function forgetCurrentCorpus(): void {
+  last = null;
+}
+
 /**
  * The current corpus for a fingerprint, kept for the rest of the process: a gate over many
  * sessions, or a backlog, loads and hashes it once. A new fingerprint replaces it.
@@ -23,9 +28,10 @@ export async function currentCorpus(
   fingerprint: string,
   loaded: MatchingCorpus | null = null,
 ): Promise<CurrentCorpus> {
-  if (last && last.index === layout.index && last.current.fingerprint === fingerprint) return last.current;
+  const kept = last?.index === layout.index && last.current.fingerprint === fingerprint ? last.current : null;
+  if (kept?.corpus.current()) return kept;
   const corpus = loaded ?? (await matchingCorpus(layout, fingerprint));
-  const current = { fingerprint, corpus, hashes: corpusEntryHashes(corpus.targets) };
+  const current = { fingerprint, corpus, hashes: corpus.entryHashes() };
   last = { index: layout.index, current };
   return current;
 }
