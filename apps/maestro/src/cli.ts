@@ -151,6 +151,9 @@ async function dispatch(argv: string[], io: CliIO & { progress(line: string): vo
   if (mod.needsWorkflow) requireWorkflow(ctx.layout.root, ctx.layout.workflow);
   const result = await mod.run(ctx, args);
   for (const w of result.warnings ?? []) io.stderr(`${diagnostic(w)}\n`);
+  // Damage found in the derived-state store by whichever package opened it (moved aside, rebuilt).
+  const { takeStoreNotices } = await import('@maestro/store');
+  for (const n of takeStoreNotices()) if (!(result.warnings ?? []).includes(n)) io.stderr(`${diagnostic(n)}\n`);
   if (json) {
     await checkJson(io, found.entry.path.join(' '), result.data);
     io.stdout(`${JSON.stringify(result.data, null, 2)}\n`);

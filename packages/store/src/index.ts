@@ -10,4 +10,5 @@ export {
   STORE_FILE,
   STORE_SCHEMA,
   type Statement,
+  takeStoreNotices,
 } from './store.js';

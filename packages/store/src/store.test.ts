@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { workflowLayout } from '@maestro/fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileStates } from './files.js';
-import { closeStores, openStore, STORE_FILE } from './store.js';
+import { closeStores, openStore, STORE_FILE, takeStoreNotices } from './store.js';
 
 const roots: string[] = [];
 function project() {
@@ -81,6 +81,23 @@ describe('openStore', () => {
     expect(s.warnings.join('\n')).toMatch(/damaged.*moved it to .*maestro\.db\.damaged-\d+/);
     s.section(SECTION);
     expect(readdirSync(layout.index).some((n) => n.startsWith(`${STORE_FILE}.damaged-`))).toBe(true);
+  });
+
+  it('keeps damage as a process notice, handed out once, and not the read-only fallback', () => {
+    takeStoreNotices();
+    const layout = project();
+    mkdirSync(layout.index, { recursive: true });
+    writeFileSync(
+      join(layout.index, STORE_FILE),
+      'not a database at all, only words, words and more words'.repeat(100),
+    );
+    openStore(layout);
+    const notices = takeStoreNotices();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/derived-state store .* was damaged/);
+    expect(takeStoreNotices()).toEqual([]);
+    openStore(project(), { memoryOnly: true });
+    expect(takeStoreNotices()).toEqual([]);
   });
 
   it('answers from memory when .index/ cannot be created', () => {

@@ -68,6 +68,24 @@ function sqlite(): DatabaseCtor {
 const opened = new Map<string, DerivedStore>();
 
 /**
+ * Damage this process found in a store file (moved aside, rebuilt). Kept process-wide, apart from
+ * each store's `warnings`, because a store that meets damage late is forgotten and replaced: the
+ * CLI prints these once after every command, whichever package opened the store. Falling back to
+ * memory in a read-only checkout is normal operation and is not a notice.
+ */
+const damageNotices: string[] = [];
+
+/** Returns (and forgets) the damage notices of this process, for the CLI to print once. */
+export function takeStoreNotices(): string[] {
+  return damageNotices.splice(0);
+}
+
+function noteDamage(warnings: string[], message: string): void {
+  warnings.push(message);
+  if (!damageNotices.includes(message)) damageNotices.push(message);
+}
+
+/**
  * Opens (creating if needed) the derived-state store of a workflow. Failure never stops a command:
  * - a file that is not a database, fails `PRAGMA integrity_check`, or has another schema version
  *   is moved aside and rebuilt, with a warning;
@@ -140,7 +158,8 @@ function openFile(dir: string, path: string, readOnly: boolean, forget: () => vo
       }
       if (attempt === 0 && isDamage(code)) {
         const aside = moveAside(path);
-        warnings.push(
+        noteDamage(
+          warnings,
           `the derived-state store ${path} was damaged (${(err as Error).message}); moved it to ${aside} and rebuilt it from the text files`,
         );
         continue;
@@ -316,7 +335,8 @@ function wrap(
       if (db.open) db.close();
     } catch {}
     const aside = moveAside(path);
-    warnings.push(
+    noteDamage(
+      warnings,
       `the derived-state store ${path} is damaged (${(err as Error).message}); moved it to ${aside}; the next command rebuilds it from the text files`,
     );
     forget();
