@@ -5,9 +5,9 @@
 //                   `f:<plural>\t<lemma>` only where the plain rule (drop -s, -ies → -y) is wrong
 //                     by WordNet 3.1: boxes → box, cookies → cookie, viruses → virus; and words the
 //                     rule must leave alone: news, series, always, lens (`f:news\tnews`);
-//                   `e:<word>\t<derived words>|<synonyms>`  WordNet derivation pointers that share
-//                     the word's stem (log → logger logging) | the other words of its most frequent
-//                     sense (forbid → prohibit proscribe);
+//                   `e:<word>\t<derived words>|<synonyms>`  for every WordNet word: derivation
+//                     pointers that share the word's stem (log → logger logging) | the other words
+//                     of its most frequent sense (forbid → prohibit proscribe);
 //                   `z:<chinese word>\t<gloss>|<gloss>`      CC-CEDICT glosses of 1–2 English words
 //                     (日志 → journal|log, 时区 → time zone);
 //                   `r:<english word or two>\t<chinese words>` the reverse (log → 日志 …), the
@@ -168,7 +168,8 @@ for (const [lemma, entries] of [...index].sort(([a], [b]) => (a < b ? -1 : 1))) 
       if (w !== lemma && WORD.test(w) && !derived.has(w) && synonyms.size < 4) synonyms.add(w);
     }
   }
-  if (derived.size || synonyms.size) english.set(lemma, [[...derived].sort().slice(0, 8), [...synonyms]]);
+  // Every WordNet word has a line (an empty one says "a word of English", e.g. zone, not timezone).
+  english.set(lemma, [[...derived].sort().slice(0, 8), [...synonyms]]);
 }
 
 // ---- Chinese ↔ English (CC-CEDICT) ---------------------------------------------------------------

@@ -99,6 +99,27 @@ export function pluralLemma(word: string): string | null {
   return cached(en, `f:${word}`);
 }
 
+/** True when WordNet 3.1 has the word (lower case, one word) as a lemma: zone, not timezone. */
+export function isEnglishWord(word: string): boolean {
+  return cached(en, `e:${word}`) !== null;
+}
+
+/**
+ * The singular of an English word (lower case): WordNet's lemma where the plain rule is wrong
+ * (`pluralLemma`), else the plain rule (queries → query, tests → test; -ss, -us, -is and words
+ * under 4 letters left alone).
+ */
+export function singular(word: string): string {
+  const n = word.length;
+  if (n < 4 || word.charCodeAt(n - 1) !== 115 /* s */ || !ASCII_WORD.test(word)) return word;
+  const lemma = pluralLemma(word);
+  if (lemma !== null) return lemma;
+  if (n > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  const prev = word.charCodeAt(n - 2);
+  if (prev === 115 /* s */ || prev === 117 /* u */ || prev === 105 /* i */) return word;
+  return word.slice(0, -1);
+}
+
 /** WordNet derivations and synonyms of an English lemma (lower case); empty when it has none. */
 export function relatedWords(word: string): Related {
   const v = cached(en, `e:${word}`);
@@ -123,4 +144,33 @@ export function chineseWords(phrase: string): readonly string[] {
 /** A run of Chinese characters cut into CC-CEDICT words (fewest pieces), by the gloss table. */
 export function segmentChinese(run: string): string[] {
   return segmentBy(run, (w) => cached(zhEn, `z:${w}`) !== null, 4);
+}
+
+const ASCII_WORD = /^[a-z]+$/;
+const VOWEL = /[aeiou]/;
+
+/** Regular inflections of an English lemma: -ing, -ed (e-drop, consonant doubling, y → ied). */
+export function inflections(w: string): string[] {
+  if (w.length < 3 || !ASCII_WORD.test(w)) return [];
+  const out: string[] = [];
+  if (w.endsWith('e')) out.push(`${w.slice(0, -1)}ing`, `${w}d`);
+  else if (/[^aeiou]y$/.test(w)) out.push(`${w}ing`, `${w.slice(0, -1)}ied`);
+  else {
+    out.push(`${w}ing`, `${w}ed`);
+    // log → logging, stop → stopped: one vowel before a final consonant.
+    if (/[^aeiou][aeiou][bdgklmnprtv]$/.test(w)) out.push(`${w}${w.at(-1)}ing`, `${w}${w.at(-1)}ed`);
+  }
+  return out;
+}
+
+/** Lemmas an -ing/-ed form may come from (logging → log, cached → cache), WordNet words only. */
+export function deinflect(w: string): string[] {
+  const m = /^(.+?)(ing|ed)$/.exec(w);
+  if (!m || !ASCII_WORD.test(w)) return [];
+  const stemPart = m[1];
+  if (stemPart.length < 2 || !VOWEL.test(stemPart)) return [];
+  const out = [stemPart, `${stemPart}e`];
+  if (/(.)\1$/.test(stemPart)) out.push(stemPart.slice(0, -1));
+  if (m[2] === 'ed' && stemPart.endsWith('i')) out.push(`${stemPart.slice(0, -1)}y`);
+  return out.filter((b) => b.length >= 3 && isEnglishWord(b));
 }

@@ -81,25 +81,83 @@ function hit(term: string, index: TermIndex): boolean {
   return false;
 }
 
-/** The query terms found in the target. */
+/**
+ * Query terms may carry alternatives (`expandedTerms` in expand.ts): entries after the literal
+ * terms, encoded as `ALT` + the term they stand for + `ALT` + weight + `ALT` + their own terms
+ * (all of which must be in the target, exactly). They count nothing on their own: a query term the target
+ * lacks scores its best alternative's weight instead of 0. Terms filtered out of a list take
+ * their alternatives' meaning with them (an alternative whose term is gone is ignored).
+ */
+export const ALT = '\u0000';
+
+interface Alt {
+  of: string;
+  weight: number;
+  terms: string[];
+}
+
+const altMemo = new Map<string, Alt>();
+
+function parseAlt(entry: string): Alt {
+  let a = altMemo.get(entry);
+  if (!a) {
+    const [, of, weight, terms] = entry.split(ALT);
+    a = { of, weight: Number(weight), terms: terms.split(' ') };
+    if (altMemo.size > 10_000) altMemo.clear();
+    altMemo.set(entry, a);
+  }
+  return a;
+}
+
+export const isAlternative = (t: string) => t.charCodeAt(0) === 0;
+
+/** The literal query terms of a list (its alternatives left out). */
+export function literalTerms(queryTerms: readonly string[]): string[] {
+  return queryTerms.filter((t) => !isAlternative(t));
+}
+
+/** Per literal term, how well the target has it: 1 literally, else its best alternative's weight. */
+function hits(queryTerms: readonly string[], index: TermIndex): Map<string, number> {
+  const out = new Map<string, number>();
+  let alternatives = false;
+  for (const t of queryTerms) {
+    if (isAlternative(t)) alternatives = true;
+    else out.set(t, hit(t, index) ? 1 : 0);
+  }
+  if (!alternatives) return out;
+  for (const t of queryTerms) {
+    if (!isAlternative(t)) continue;
+    const a = parseAlt(t);
+    const got = out.get(a.of);
+    if (got === undefined || got >= a.weight) continue;
+    // Exactly: a compound (widgettimeline) must not match its first word by prefix.
+    if (a.terms.every((x) => index.words.has(x))) out.set(a.of, a.weight);
+  }
+  return out;
+}
+
+/** The query terms found in the target, literally or through an alternative. */
 export function matchedTerms(queryTerms: readonly string[], index: TermIndex): string[] {
-  return queryTerms.filter((t) => hit(t, index));
+  const got = hits(queryTerms, index);
+  return literalTerms(queryTerms).filter((t) => (got.get(t) ?? 0) > 0);
 }
 
 /**
- * Relevance in [0, 1]: the share of query terms the target contains. CJK bigrams count half,
- * since one shared bigram between two Chinese sentences is weak evidence.
+ * Relevance in [0, 1]: the share of query terms the target contains (a term found only through
+ * an alternative counts its weight). CJK bigrams count half, since one shared bigram between two
+ * Chinese sentences is weak evidence.
  */
 export function matchScore(queryTerms: readonly string[], index: TermIndex): number {
-  if (queryTerms.length === 0) return 0;
+  const got = hits(queryTerms, index);
+  if (got.size === 0) return 0;
   let total = 0;
-  let got = 0;
-  for (const t of queryTerms) {
+  let sum = 0;
+  for (const [t, g] of got) {
     const w = CJK.test(t) ? 0.5 : 1;
     total += w;
-    if (hit(t, index)) got += w;
+    sum += w * g;
   }
-  return total === 0 ? 0 : got / total;
+  return total === 0 ? 0 : sum / total;
 }
 
 export function isCjkTerm(term: string): boolean {
