@@ -8,7 +8,7 @@ import {
   segmentChinese,
   singular,
 } from '@maestro/lexicon';
-import { ALT, stem, terms } from './tokens.js';
+import { ALT, isStopWord, stem, terms } from './tokens.js';
 
 /**
  * The same meaning in other words, for activation and selection: WordNet 3.1 inflections,
@@ -35,9 +35,33 @@ const samePrefix = (a: string, b: string) =>
   a === b || (a.length >= 4 && b.length >= 4 && (a.startsWith(b) || b.startsWith(a)));
 const CJK_RUN = /[\p{Script=Han}]{2,}/gu;
 
+/**
+ * The character pairs of a Chinese run that belong to its content words: its CC-CEDICT words
+ * (fewest pieces) minus function words (those whose first gloss is an English stop word: 怎么
+ * how, 应该 ought, 我们 we), so pairs that straddle two words (志应 in 日志应该) or sit inside a
+ * function word do not dilute the query. A run the dictionary does not cut keeps every pair.
+ */
+function noisePairs(run: string): Set<string> {
+  const words = segmentChinese(run);
+  const noise = new Set<string>();
+  if (!words.some((w) => w.length >= 2)) return noise;
+  const keep = new Set<string>();
+  const content = (w: string) => {
+    const first = englishGlosses(w)[0];
+    return first === undefined || !first.split(' ').every(isStopWord);
+  };
+  for (const w of words) if (w.length >= 2 && content(w)) for (const p of terms(w)) keep.add(p);
+  for (const p of terms(run)) if (!keep.has(p)) noise.add(p);
+  return noise;
+}
+
 /** The query's terms (`terms`) followed by their alternatives, encoded for `matchScore`. */
 export function expandedTerms(query: string): string[] {
-  const literal = terms(query);
+  const noise = new Set<string>();
+  for (const run of normalizeText(query).match(CJK_RUN) ?? []) for (const p of noisePairs(run)) noise.add(p);
+  const all = terms(query);
+  const kept = all.filter((t) => !noise.has(t));
+  const literal = kept.length > 0 ? kept : all;
   const own = new Set(literal);
   const out = [...literal];
   const seen = new Set<string>();

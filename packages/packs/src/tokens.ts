@@ -26,9 +26,12 @@ const STOP_WORDS = new Set(
     'does did doing can could should would will shall may might must not but about into over under than then them they ' +
     'their there these those you your yours our ours its his her hers him she use using used via per any all some such ' +
     'only also just more most very much many few each other same own out off again once here both either neither nor yes ' +
-    'please tell give show explain write make need want know like get got let lets'
+    'please tell give show explain write make need want know like get got let lets ought whether'
   ).split(' '),
 );
+
+/** True for an English word the matcher ignores (the, how, should, …). */
+export const isStopWord = (w: string) => STOP_WORDS.has(w);
 
 /**
  * Matching terms of a text: lower-cased NFKC words of 3+ letters or digits outside a stop list,
