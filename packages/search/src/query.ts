@@ -38,7 +38,8 @@ export function chineseNoise(runs: readonly string[]): Set<string> {
     const keep = new Set<string>();
     for (const w of words) {
       if (w.length < 2) continue;
-      if (englishGlosses(w)[0]?.split(' ').every((x) => STOP_WORDS.has(x))) continue;
+      const first = englishGlosses(w)[0];
+      if (first !== undefined && first.split(' ').every((x) => STOP_WORDS.has(x))) continue;
       for (const p of queryTerms(w)) keep.add(p);
     }
     for (const p of queryTerms(run)) if (!keep.has(p)) noise.add(p);
