@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { CTX, entry } from '../test/entries.js';
-import { parseQuery } from './query.js';
 import { rankEntries } from './rank.js';
 import { analyzeDocument, queryTerms } from './tokenize.js';
 
@@ -25,19 +24,6 @@ describe('plural folding by WordNet lemma', () => {
     expect(ids(rankEntries(corpus, 'box', relevance, CTX))).toEqual(['S-box']);
     // "news" is not the plural of "new".
     expect(ids(rankEntries(corpus, 'news', relevance, CTX))).toEqual([]);
-  });
-});
-
-describe('Chinese queries by dictionary word', () => {
-  it('drops pairs that straddle two words and the pairs of function words, as English stop words are', () => {
-    // 我们 (we), 怎么 (how) are function words; 们应, 么记, 录日 straddle words.
-    expect(parseQuery('我们应该怎么记录日志').terms).toEqual(['应该', '记录', '日志']);
-    expect(parseQuery('toast 在手机上会超出屏幕右边').terms).toEqual(['toast', '手机', '超出', '屏幕', '右边']);
-    // A run the dictionary cannot cut, and a single character, keep what they had.
-    expect(parseQuery('氪氙').terms).toEqual(['氪氙']);
-    expect(parseQuery('图').terms).toEqual(['图']);
-    // A quoted phrase keeps every pair: it is matched word for word.
-    expect(parseQuery('"认证失败"').terms).toEqual(['认证', '失败', '证失']);
   });
 });
 
