@@ -76,7 +76,7 @@ export const EXPANSION = {
    * each other scores × (1 + adjacency). Checked on the best `adjacencyPool` × pool candidates.
    */
   adjacency: 0.25,
-  adjacencyPool: 2,
+  adjacencyPool: 1,
 } as const;
 
 export const SELECTION = {

@@ -156,7 +156,11 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
     return (idf * tf) / (k1 + tf);
   };
   // Per term i: documents holding it literally (literal[d] === i + 1) and their best alternative.
-  const literal = alternatives.some((a) => a.length > 0) ? new Int32Array(n) : null;
+  const expanded = alternatives.some((a) => a.length > 0);
+  const literal = expanded ? new Int32Array(n) : null;
+  const altStamp = new Int32Array(expanded ? n : 0);
+  const altBest = new Float64Array(expanded ? n : 0);
+  const altCover = new Float32Array(expanded ? n : 0);
   let queryIdf = 0;
   for (let i = 0; i < ranks.length; i++) {
     const r = ranks[i];
@@ -176,23 +180,35 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
       }
     }
     if (literal && alternatives[i].length > 0) {
-      const best = new Map<number, { score: number; cover: number }>();
-      for (const alt of alternatives[i]) {
-        for (const [d, score] of alternativeScores(index, alt, idfOf, part)) {
-          if (literal[d] === i + 1) continue;
-          const s = alt.weight * score;
-          const b = best.get(d);
-          if (!b) best.set(d, { score: s, cover: alt.cover });
-          else {
-            b.score = Math.max(b.score, s);
-            b.cover = Math.max(b.cover, alt.cover);
-          }
+      // Best alternative per document, in typed arrays stamped with the term (no per-query maps).
+      const stamp = i + 1;
+      const reached: number[] = [];
+      const offer = (d: number, score: number, cover: number) => {
+        if (literal[d] === stamp) return;
+        if (altStamp[d] !== stamp) {
+          altStamp[d] = stamp;
+          altBest[d] = score;
+          altCover[d] = cover;
+          reached.push(d);
+        } else {
+          if (score > altBest[d]) altBest[d] = score;
+          if (cover > altCover[d]) altCover[d] = cover;
         }
+      };
+      for (const alt of alternatives[i]) {
+        if (alt.ranks.length === 1) {
+          const ar = alt.ranks[0];
+          const aidf = idfOf(ar);
+          for (let p = termStart[ar]; p < termStart[ar + 1]; p++) {
+            if (postDoc[p] < n) offer(postDoc[p], alt.weight * part(p, aidf), alt.cover);
+          }
+        } else
+          for (const [d, score] of alternativeScores(index, alt, idfOf, part)) offer(d, alt.weight * score, alt.cover);
       }
-      for (const [d, b] of best) {
+      for (const d of reached) {
         if (acc[d] === 0) touched.push(d);
-        acc[d] += b.score;
-        covered[d] += idf * b.cover;
+        acc[d] += altBest[d];
+        covered[d] += idf * altCover[d];
         altMask[d] |= bit;
       }
     }
@@ -313,7 +329,8 @@ function adjacencyBonus(index: SearchIndex, q: ParsedQuery, passed: Passed, pool
     const [a, b] = [q.words[w], q.words[w + 1]];
     if (a === b || seen.has(`${a} ${b}`)) continue;
     seen.add(`${a} ${b}`);
-    pairs.push(new RegExp(`(?<![\\p{L}\\p{N}])${surface(a)}\\p{L}{0,4}[^\\p{L}\\p{N}]{0,3}${surface(b)}`, 'iu'));
+    // Query words are ASCII letters: a plain (non-Unicode) pattern with \\b, which V8 runs fast.
+    pairs.push(new RegExp(`\\b${surface(a)}[a-z]{0,4}[^a-z0-9]{0,3}${surface(b)}`, 'i'));
   }
   if (pairs.length === 0 || passed.count === 0) return;
   for (const i of bestK(passed.docs, passed.scores, passed.count, EXPANSION.adjacencyPool * pool)) {
