@@ -119,22 +119,39 @@ export function literalTerms(queryTerms: readonly string[]): string[] {
   return queryTerms.filter((t) => !isAlternative(t));
 }
 
+/** A query list split once into its literal terms and, per term, its alternatives. */
+const prepared = new WeakMap<readonly string[], { literal: string[]; alts: Map<string, Alt[]> }>();
+
+function prepare(queryTerms: readonly string[]) {
+  let p = prepared.get(queryTerms);
+  if (!p) {
+    const literal: string[] = [];
+    const alts = new Map<string, Alt[]>();
+    for (const t of queryTerms) {
+      if (!isAlternative(t)) literal.push(t);
+      else {
+        const a = parseAlt(t);
+        const list = alts.get(a.of) ?? [];
+        list.push(a);
+        alts.set(a.of, list);
+      }
+    }
+    p = { literal, alts };
+    prepared.set(queryTerms, p);
+  }
+  return p;
+}
+
 /** Per literal term, how well the target has it: 1 literally, else its best alternative's weight. */
 function hits(queryTerms: readonly string[], index: TermIndex): Map<string, number> {
+  const { literal, alts } = prepare(queryTerms);
   const out = new Map<string, number>();
-  let alternatives = false;
-  for (const t of queryTerms) {
-    if (isAlternative(t)) alternatives = true;
-    else out.set(t, hit(t, index) ? 1 : 0);
-  }
-  if (!alternatives) return out;
-  for (const t of queryTerms) {
-    if (!isAlternative(t)) continue;
-    const a = parseAlt(t);
-    const got = out.get(a.of);
-    if (got === undefined || got >= a.weight) continue;
+  for (const t of literal) {
+    let got = hit(t, index) ? 1 : 0;
     // Exactly: a compound (widgettimeline) must not match its first word by prefix.
-    if (a.terms.every((x) => index.words.has(x))) out.set(a.of, a.weight);
+    if (got === 0)
+      for (const a of alts.get(t) ?? []) if (a.weight > got && a.terms.every((x) => index.words.has(x))) got = a.weight;
+    out.set(t, got);
   }
   return out;
 }
