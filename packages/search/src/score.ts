@@ -323,20 +323,29 @@ const surface = (w: string) => escapeRe(w.endsWith('y') ? w.slice(0, -1) : w);
  * that never meet, changes nothing.
  */
 function adjacencyBonus(index: SearchIndex, q: ParsedQuery, passed: Passed, pool: number): void {
-  const pairs: RegExp[] = [];
+  const pairs: { re: RegExp; bits: number }[] = [];
   const seen = new Set<string>();
+  const bitOf = (t: string) => {
+    const i = q.terms.indexOf(t);
+    return i >= 0 && i < 31 ? 1 << i : 0;
+  };
   for (let w = 0; w + 1 < q.words.length; w++) {
     const [a, b] = [q.words[w], q.words[w + 1]];
     if (a === b || seen.has(`${a} ${b}`)) continue;
     seen.add(`${a} ${b}`);
-    // Query words are ASCII letters: a plain (non-Unicode) pattern with \\b, which V8 runs fast.
-    pairs.push(new RegExp(`\\b${surface(a)}[a-z]{0,4}[^a-z0-9]{0,3}${surface(b)}`, 'i'));
+    // Query words are ASCII letters: a plain (non-Unicode) pattern with \b, which V8 runs fast.
+    const re = new RegExp(`\\b${surface(a)}[a-z]{0,4}[^a-z0-9]{0,3}${surface(b)}`, 'i');
+    pairs.push({ re, bits: bitOf(a) | bitOf(b) });
   }
   if (pairs.length === 0 || passed.count === 0) return;
   for (const i of bestK(passed.docs, passed.scores, passed.count, EXPANSION.adjacencyPool * pool)) {
     const d = passed.docs[i];
+    // Only an entry that has both words (or their compound, through an alternative) can have them side by side.
+    const has = passed.mask[d] | passed.altMask[d];
+    const near = pairs.filter((p) => (has & p.bits) === p.bits);
+    if (near.length === 0) continue;
     const doc = index.doc(d);
-    const text = `${doc.title}\n${doc.description ?? ''}\n${index.body(d)}`;
-    if (pairs.some((re) => re.test(text))) passed.scores[i] *= 1 + EXPANSION.adjacency;
+    const fields = [doc.title, doc.description ?? '', index.body(d)];
+    if (near.some((p) => fields.some((f) => p.re.test(f)))) passed.scores[i] *= 1 + EXPANSION.adjacency;
   }
 }
