@@ -111,7 +111,21 @@ export function isEnglishWord(word: string): boolean {
  */
 export function singular(word: string): string {
   const n = word.length;
-  if (n < 4 || word.charCodeAt(n - 1) !== 115 /* s */ || !ASCII_WORD.test(word)) return word;
+  if (n < 4 || word.charCodeAt(n - 1) !== 115 /* s */) return word;
+  // Memoised apart from the table lookups: an index build folds every plural of a corpus.
+  let out = singularMemo.get(word);
+  if (out === undefined) {
+    out = singularOf(word, n);
+    if (singularMemo.size > 200_000) singularMemo.clear();
+    singularMemo.set(word, out);
+  }
+  return out;
+}
+
+const singularMemo = new Map<string, string>();
+
+function singularOf(word: string, n: number): string {
+  if (!ASCII_WORD.test(word)) return word;
   const lemma = pluralLemma(word);
   if (lemma !== null) return lemma;
   if (n > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;

@@ -73,10 +73,9 @@ export const EXPANSION = {
   maxPerTerm: 12,
   /**
    * Adjacency: an entry in which two consecutive query words (or their compound) stand next to
-   * each other scores × (1 + adjacency). Checked on the best `adjacencyPool` × pool candidates.
+   * each other scores × (1 + adjacency). Checked on the candidate pool only (the page comes from it).
    */
   adjacency: 0.25,
-  adjacencyPool: 1,
 } as const;
 
 export const SELECTION = {

@@ -301,9 +301,11 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
     passed.docs[passed.count] = d;
     passed.scores[passed.count++] = acc[d] * factor * decay[d];
   }
-  adjacencyBonus(index, q, passed, pool);
   if (q.phrases.length > 0) return verifyPhrases(index, q, passed, pool);
   const best = bestK(passed.docs, passed.scores, passed.count, pool);
+  // The pool is re-ordered by adjacency (a quoted phrase already asks for its words side by side).
+  adjacencyBonus(index, q, passed, best);
+  best.sort((a, b) => passed.scores[b] - passed.scores[a] || passed.docs[a] - passed.docs[b]);
   return { candidates: best.map((i) => candidateAt(passed, i)), total: passed.count, totalExact: true, alternatives };
 }
 
@@ -317,12 +319,12 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const surface = (w: string) => escapeRe(w.endsWith('y') ? w.slice(0, -1) : w);
 
 /**
- * Adjacency: among the best `EXPANSION.adjacencyPool` × pool candidates, an entry whose title,
+ * Adjacency: among the candidate pool (the best matches, before paging), an entry whose title,
  * description or body has two consecutive query words next to each other ("time zone",
  * "time-zone", "timezone") scores × (1 + `EXPANSION.adjacency`). A query of one word, or words
  * that never meet, changes nothing.
  */
-function adjacencyBonus(index: SearchIndex, q: ParsedQuery, passed: Passed, pool: number): void {
+function adjacencyBonus(index: SearchIndex, q: ParsedQuery, passed: Passed, pool: readonly number[]): void {
   const pairs: { re: RegExp; bits: number }[] = [];
   const seen = new Set<string>();
   const bitOf = (t: string) => {
@@ -338,7 +340,7 @@ function adjacencyBonus(index: SearchIndex, q: ParsedQuery, passed: Passed, pool
     pairs.push({ re, bits: bitOf(a) | bitOf(b) });
   }
   if (pairs.length === 0 || passed.count === 0) return;
-  for (const i of bestK(passed.docs, passed.scores, passed.count, EXPANSION.adjacencyPool * pool)) {
+  for (const i of pool) {
     const d = passed.docs[i];
     // Only an entry that has both words (or their compound, through an alternative) can have them side by side.
     const has = passed.mask[d] | passed.altMask[d];
