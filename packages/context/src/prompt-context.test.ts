@@ -34,6 +34,31 @@ const FILLER = Array.from({ length: 40 }, (_, i) =>
 ).join('');
 
 describe('promptContext', () => {
+  it('activates a pack and selects its split for a prompt worded differently, in either language', async () => {
+    const p = project(FILLER);
+    const pack = join(p.root, '.agents', 'knowledge', 'service-conventions');
+    const put = (rel: string, text: string) => {
+      mkdirSync(join(pack, rel, '..'), { recursive: true });
+      writeFileSync(join(pack, rel), text);
+    };
+    put(
+      'KNOWLEDGE.md',
+      '---\nname: service-conventions\ndescription: Service conventions for logging, metrics and deployment.\ntype: domain-reference\nstatus: ready\nprofile: document-first\n---\n# Service conventions\n',
+    );
+    put('compiled/splits/conventions/logging.md', '# Logging\n\nEvery service writes structured logs with pino.\n');
+    put('compiled/splits/conventions/metrics.md', '# Metrics\n\nCounters are exposed for prometheus.\n');
+    const ask = async (prompt: string) => {
+      const { data } = await promptContext(
+        p.layout,
+        { ...p.scopes, workspaceTrusted: true, prompt, budget: 1500, recordExposure: false },
+        rt,
+      );
+      return data.packs.flatMap((x) => x.selected_splits);
+    };
+    expect(await ask('How should we log errors?')).toEqual(['compiled/splits/conventions/logging.md']);
+    expect(await ask('日志应该怎么写？')).toEqual(['compiled/splits/conventions/logging.md']);
+  });
+
   it('recalls the entry about the prompt, records it as shown, and says nothing for an unrelated prompt', async () => {
     const p = project(
       FILLER +

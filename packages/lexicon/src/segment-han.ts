@@ -8,8 +8,12 @@ import { lexicon } from './lexicon.js';
  */
 export function segmentHan(run: string, known?: (word: string) => boolean): string[] {
   const lex = lexicon();
-  const max = Math.max(lex.hanMax, 4);
   const isWord = (w: string) => lex.glosses(w).length > 0 || (known?.(w) ?? false);
+  return segmentBy(run, isWord, Math.max(lex.hanMax, 4));
+}
+
+/** The same dynamic programming over any word test, words of 2..`max` characters. */
+export function segmentBy(run: string, isWord: (word: string) => boolean, max: number): string[] {
   const n = run.length;
   // cost[i]: fewest pieces for run[i..]; next[i]: end of the first piece.
   const cost = new Array<number>(n + 1).fill(0);

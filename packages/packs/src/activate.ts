@@ -1,7 +1,8 @@
 import { maxOf } from '@maestro/core';
 import type { Catalog, CatalogEntry } from './catalog.js';
+import { expandedTerms } from './expand.js';
 import type { Activation, PackManifest } from './model.js';
-import { matchedTerms, matchScore, termIndex, terms } from './tokens.js';
+import { matchedTerms, matchScore, termIndex } from './tokens.js';
 
 /** At most this many packs are activated implicitly or by the resolver per request. */
 export const MAX_IMPLICIT = 3;
@@ -72,7 +73,7 @@ export const metadataText = (m: PackManifest) =>
  * with warnings unless a ready pack matches at least as well. Pure.
  */
 export function planActivation(catalog: Catalog, request: ActivationRequest): ActivationPlan {
-  const queryTerms = terms(request.query);
+  const queryTerms = expandedTerms(request.query);
   const plan: ActivationPlan = { activated: [], pending: [], skipped: [] };
   const matches: ActivatedPack[] = [];
   for (const entry of catalog.active.values()) {

@@ -1,6 +1,6 @@
 import type { GraphRecord, LoadedGraph } from './graph-load.js';
-import { type GraphUnit, renderUnit } from './graph-render.js';
-import { matchedTerms, matchScore, termIndex } from './tokens.js';
+import { claimStanding, type GraphUnit, renderUnit } from './graph-render.js';
+import { literalTerms, matchedTerms, matchScore, termIndex } from './tokens.js';
 
 /**
  * Task-relevant subgraphs of a pack's ontology and answer layers (standard v0.7–0.7.2): never the
@@ -34,7 +34,7 @@ const MAX_NODES = 24;
 const PER_KIND: Record<string, number> = { claim: 8, evidence: 6, relation: 6, coverage: 4, 'monitoring-run': 1 };
 
 export function buildGraphUnits(graph: LoadedGraph, queryTerms: readonly string[]): GraphUnit[] {
-  if (graph.records.length === 0 || queryTerms.length === 0) return [];
+  if (graph.records.length === 0 || literalTerms(queryTerms).length === 0) return [];
   const byId = new Map<string, GraphRecord>();
   for (const r of graph.records) if (!byId.has(r.id)) byId.set(r.id, r);
   const incoming = new Map<string, GraphRecord[]>();
@@ -49,9 +49,10 @@ export function buildGraphUnits(graph: LoadedGraph, queryTerms: readonly string[
   const used = new Set<string>();
   const units: GraphUnit[] = [];
   const terms = queryTerms.filter((t) => !LAYER_WORDS.has(t));
-  for (const seed of seeds(graph.records, terms.length > 0 ? terms : queryTerms, byId, incoming)) {
+  for (const seed of seeds(graph.records, literalTerms(terms).length > 0 ? terms : queryTerms, byId, incoming)) {
     if (used.has(seed.record.id)) continue;
-    const nodes = neighbourhood(seed.record, byId, incoming).filter((n) => !used.has(n.id));
+    const near = neighbourhood(seed.record, byId, incoming);
+    const nodes = [...near, ...boundariesOf(near, byId, incoming)].filter((n) => !used.has(n.id));
     for (const n of nodes) used.add(n.id);
     units.push(renderUnit(seed.record, seed.score, nodes, graph));
   }
@@ -146,6 +147,42 @@ function neighbourhood(
       }
     }
     frontier = next;
+  }
+  return out;
+}
+
+/** Boundaries of one subgraph at most (beyond the per-kind caps, which must never cut them). */
+const MAX_BOUNDARIES = 12;
+
+/**
+ * The boundaries of the claims a subgraph states: constraints that name one of its claims or
+ * answer blocks (or the concept it is about), and forbidden claims that name one of them or the
+ * same concept. A claim is never shown without the forbidden wording that limits it, however
+ * many other claims the concept has. Records already in the subgraph are not repeated.
+ */
+function boundariesOf(
+  nodes: readonly GraphRecord[],
+  byId: ReadonlyMap<string, GraphRecord>,
+  incoming: ReadonlyMap<string, GraphRecord[]>,
+): GraphRecord[] {
+  const have = new Set(nodes.map((n) => n.id));
+  const anchors = new Set<string>();
+  for (const n of nodes) {
+    if (n.kind === 'concept' || n.kind === 'question') anchors.add(n.id);
+    if (n.kind !== 'claim' && n.kind !== 'answer-block') continue;
+    anchors.add(n.id);
+    for (const id of n.mentions) if (byId.get(id)?.kind === 'concept') anchors.add(id);
+  }
+  const out: GraphRecord[] = [];
+  const take = (r: GraphRecord | undefined) => {
+    if (!r || have.has(r.id) || out.length >= MAX_BOUNDARIES) return;
+    if (r.kind !== 'constraint' && !(r.kind === 'claim' && claimStanding(r.data).standing === 'forbidden')) return;
+    have.add(r.id);
+    out.push(r);
+  };
+  for (const a of anchors) {
+    for (const id of byId.get(a)?.mentions ?? []) take(byId.get(id));
+    for (const r of incoming.get(a) ?? []) take(r);
   }
   return out;
 }

@@ -3,10 +3,11 @@ import { assembleContext, type ContextAssembly, type ContextPackInput, type Cont
 import { collectCandidates, wantsEvidence } from './candidates.js';
 import type { CatalogEntry } from './catalog.js';
 import { catalogEntries, renderCatalogBlock } from './catalog-block.js';
+import { expandedTerms } from './expand.js';
 import { type LoadedCatalog, loadCatalog, type PackScopeOptions } from './load-catalog.js';
 import type { PackResolveOutputData } from './output-schemas.js';
 import { listPackFiles } from './pack-tree.js';
-import { matchedTerms, termIndex, terms } from './tokens.js';
+import { literalTerms, matchedTerms, termIndex } from './tokens.js';
 
 export const DEFAULT_BUDGET = 2000;
 
@@ -49,7 +50,7 @@ export function resolveContext(o: ResolveContextOptions): ResolvedContext {
     confirmed: new Set(o.confirm ?? []),
     resolverHints: hints,
   });
-  const queryTerms = terms(o.query);
+  const queryTerms = expandedTerms(o.query);
   const inputs = plan.activated.map((a) => ({ ...packInput(a, queryTerms, o.query), guide: o.guide }));
   const evidence = wantsEvidence(o.query);
   const entries = o.catalog ? catalogEntries(loaded.catalog) : [];
@@ -86,7 +87,7 @@ export function resolveContext(o: ResolveContextOptions): ResolvedContext {
 export function selectionTerms(queryTerms: readonly string[], m: ActivatedPack['manifest']): string[] {
   const matched = new Set(matchedTerms(queryTerms, termIndex(metadataText(m))));
   const rest = queryTerms.filter((t) => !matched.has(t));
-  return rest.length > 0 ? rest : [...queryTerms];
+  return literalTerms(rest).length > 0 ? rest : [...queryTerms];
 }
 
 function packInput(a: ActivatedPack, queryTerms: readonly string[], query: string): ContextPackInput {

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { FileCandidate, PackCandidates } from './candidates.js';
 import type { GraphUnit } from './graph-render.js';
 import type { GuideCandidate } from './guide.js';
@@ -138,7 +139,57 @@ function addContent(candidates: PackCandidates, { add, overBudget, chosen }: Pic
     for (const f of candidates.files.filter((x) => x.tier === 1 && x.score > 0).sort(byScore))
       pick(f, f.kind === 'document');
   }
-  return chosen.length - before;
+  const specific = chosen.length - before;
+  if (specific > 0) addBoundaries(candidates, chosen.slice(before), { add, overBudget, chosen });
+  return specific;
+}
+
+/** A boundary view (`compiled/boundaries.md`, a `…/boundaries.md` split) or section (`## Boundaries`). */
+const BOUNDARY = /boundar|taboo|constraint|forbidden|禁忌|边界|约束|禁止/i;
+
+/**
+ * The boundaries of what was selected: the boundary views beside a selected view (same folder, or
+ * `compiled/` itself) and the boundary sections of a selected document, whatever the request's
+ * words (a fact is never served without the limits on stating it), as far as the budget allows.
+ */
+function addBoundaries(
+  candidates: PackCandidates,
+  picked: readonly SelectedUnit[],
+  { add, overBudget, chosen }: Picker,
+) {
+  const has = new Set(chosen.map((u) => u.path));
+  const folders = new Set(picked.map((u) => posix.dirname(u.file)));
+  folders.add('compiled');
+  const files = new Set(picked.map((u) => u.file));
+  for (const f of candidates.files) {
+    const base = posix.basename(f.file);
+    if (f.tier === 0 && BOUNDARY.test(base) && folders.has(posix.dirname(f.file)) && !has.has(f.file) && !f.truncated) {
+      const unit: SelectedUnit = {
+        path: f.file,
+        file: f.file,
+        text: f.text,
+        kind: 'file',
+        score: f.score,
+        injections: f.injections,
+      };
+      if (!add(unit)) overBudget.push(unit.path);
+      continue;
+    }
+    if (!files.has(f.file) || has.has(f.file)) continue;
+    for (const s of f.sections) {
+      const path = `${f.file}#${s.id}`;
+      if (!BOUNDARY.test(s.title) || has.has(path)) continue;
+      const unit: SelectedUnit = {
+        path,
+        file: f.file,
+        text: s.text,
+        kind: 'section',
+        score: s.score,
+        injections: s.injections,
+      };
+      if (!add(unit)) overBudget.push(path);
+    }
+  }
 }
 
 /** General views (briefing, facts) when nothing specific matched. */

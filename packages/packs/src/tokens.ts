@@ -26,9 +26,12 @@ const STOP_WORDS = new Set(
     'does did doing can could should would will shall may might must not but about into over under than then them they ' +
     'their there these those you your yours our ours its his her hers him she use using used via per any all some such ' +
     'only also just more most very much many few each other same own out off again once here both either neither nor yes ' +
-    'please tell give show explain write make need want know like get got let lets'
+    'please tell give show explain write make need want know like get got let lets ought whether'
   ).split(' '),
 );
+
+/** True for an English word the matcher ignores (the, how, should, …). */
+export const isStopWord = (w: string) => STOP_WORDS.has(w);
 
 /**
  * Matching terms of a text: lower-cased NFKC words of 3+ letters or digits outside a stop list,
@@ -81,25 +84,100 @@ function hit(term: string, index: TermIndex): boolean {
   return false;
 }
 
-/** The query terms found in the target. */
+/**
+ * Query terms may carry alternatives (`expandedTerms` in expand.ts): entries after the literal
+ * terms, encoded as `ALT` + the term they stand for + `ALT` + weight + `ALT` + their own terms
+ * (all of which must be in the target, exactly). They count nothing on their own: a query term the target
+ * lacks scores its best alternative's weight instead of 0. Terms filtered out of a list take
+ * their alternatives' meaning with them (an alternative whose term is gone is ignored).
+ */
+export const ALT = '\u0000';
+
+interface Alt {
+  of: string;
+  weight: number;
+  terms: string[];
+}
+
+const altMemo = new Map<string, Alt>();
+
+function parseAlt(entry: string): Alt {
+  let a = altMemo.get(entry);
+  if (!a) {
+    const [, of, weight, terms] = entry.split(ALT);
+    a = { of, weight: Number(weight), terms: terms.split(' ') };
+    if (altMemo.size > 10_000) altMemo.clear();
+    altMemo.set(entry, a);
+  }
+  return a;
+}
+
+export const isAlternative = (t: string) => t.charCodeAt(0) === 0;
+
+/** The literal query terms of a list (its alternatives left out). */
+export function literalTerms(queryTerms: readonly string[]): string[] {
+  return queryTerms.filter((t) => !isAlternative(t));
+}
+
+/** A query list split once into its literal terms and, per term, its alternatives. */
+const prepared = new WeakMap<readonly string[], { literal: string[]; alts: Map<string, Alt[]> }>();
+
+function prepare(queryTerms: readonly string[]) {
+  let p = prepared.get(queryTerms);
+  if (!p) {
+    const literal: string[] = [];
+    const alts = new Map<string, Alt[]>();
+    for (const t of queryTerms) {
+      if (!isAlternative(t)) literal.push(t);
+      else {
+        const a = parseAlt(t);
+        const list = alts.get(a.of) ?? [];
+        list.push(a);
+        alts.set(a.of, list);
+      }
+    }
+    p = { literal, alts };
+    prepared.set(queryTerms, p);
+  }
+  return p;
+}
+
+/** Per literal term, how well the target has it: 1 literally, else its best alternative's weight. */
+function hits(queryTerms: readonly string[], index: TermIndex): Map<string, number> {
+  const { literal, alts } = prepare(queryTerms);
+  const out = new Map<string, number>();
+  for (const t of literal) {
+    let got = hit(t, index) ? 1 : 0;
+    // Exactly: a compound (widgettimeline) must not match its first word by prefix.
+    if (got === 0)
+      for (const a of alts.get(t) ?? []) if (a.weight > got && a.terms.every((x) => index.words.has(x))) got = a.weight;
+    out.set(t, got);
+  }
+  return out;
+}
+
+/** The query terms found in the target, literally or through an alternative. */
 export function matchedTerms(queryTerms: readonly string[], index: TermIndex): string[] {
-  return queryTerms.filter((t) => hit(t, index));
+  const got = hits(queryTerms, index);
+  return literalTerms(queryTerms).filter((t) => (got.get(t) ?? 0) > 0);
 }
 
 /**
- * Relevance in [0, 1]: the share of query terms the target contains. CJK bigrams count half,
- * since one shared bigram between two Chinese sentences is weak evidence.
+ * Relevance in [0, 1]: the share of query terms the target contains (a term found only through
+ * an alternative counts its weight). CJK bigrams count half, since one shared bigram between two
+ * Chinese sentences is weak evidence.
  */
 export function matchScore(queryTerms: readonly string[], index: TermIndex): number {
-  if (queryTerms.length === 0) return 0;
+  const got = hits(queryTerms, index);
+  if (got.size === 0) return 0;
   let total = 0;
-  let got = 0;
-  for (const t of queryTerms) {
+  let sum = 0;
+  for (const [t, g] of got) {
     const w = CJK.test(t) ? 0.5 : 1;
     total += w;
-    if (hit(t, index)) got += w;
+    sum += w * g;
   }
-  return total === 0 ? 0 : got / total;
+  return total === 0 ? 0 : sum / total;
 }
 
 export function isCjkTerm(term: string): boolean {

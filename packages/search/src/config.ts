@@ -5,7 +5,7 @@
  */
 
 /** Stored in the index manifest; an index built with another revision is rebuilt, never reused. */
-export const TOKENIZER_REVISION = 'tok-3';
+export const TOKENIZER_REVISION = 'tok-4';
 /** Binary layout version of `index.bin`. */
 export const INDEX_FORMAT = 2;
 
@@ -46,6 +46,36 @@ export const RANKING = {
    */
   decayFloor: 0.6,
   halfLifeDays: { spec: 365, knowhow: 180 },
+} as const;
+
+/**
+ * Query expansion (`expand.ts`): words of the same meaning found through WordNet 3.1 and
+ * CC-CEDICT (`@maestro/lexicon`), scored as alternatives of the query term they stand for. An
+ * entry that contains the query term itself is scored on it alone, exactly as without expansion;
+ * an entry that does not gets its best alternative × `weight`, and `cover` × the term's idf
+ * towards query coverage. So literal matches keep their order and expansions only add entries
+ * below them that a literal query would have missed.
+ */
+export const EXPANSION = {
+  /** Regular inflections of the term present in the index (log → logged, logging). */
+  inflection: { weight: 0.8, cover: 1 },
+  /** Two adjacent query words written as one in the index (time zone → timezone); per word. */
+  compound: { weight: 0.5, cover: 1 },
+  /** One query word that the index has as two words (timezone → time + zone, both required). */
+  split: { weight: 0.8, cover: 1 },
+  /** WordNet derivations that keep the stem (log → logger; validate → validation). */
+  derived: { weight: 0.6, cover: 0.8 },
+  /** The other words of the term's most frequent WordNet sense (forbid → prohibit). */
+  synonym: { weight: 0.4, cover: 0.6 },
+  /** CC-CEDICT, Chinese ↔ English (日志 ↔ log, 时区 ↔ time zone); shared across a word's pairs. */
+  gloss: { weight: 0.5, cover: 0.8 },
+  /** At most this many alternatives per query term (best kinds first). */
+  maxPerTerm: 12,
+  /**
+   * Adjacency: an entry in which two consecutive query words (or their compound) stand next to
+   * each other scores × (1 + adjacency). Checked on the candidate pool only (the page comes from it).
+   */
+  adjacency: 0.25,
 } as const;
 
 export const SELECTION = {

@@ -55,7 +55,12 @@ export function verifyPhrases(index: SearchIndex, q: ParsedQuery, passed: Passed
   let poolFullAt = -1;
   while (queue.size > 0) {
     if (poolFullAt >= 0 && checked - poolFullAt >= SELECTION.phraseCheckBudget) {
-      return { candidates: matched.slice(0, pool), total: matched.length, totalExact: false };
+      return {
+        candidates: matched.slice(0, pool),
+        total: matched.length,
+        totalExact: false,
+        alternatives: passed.alternatives,
+      };
     }
     const i = queue.pop();
     checked++;
@@ -63,5 +68,10 @@ export function verifyPhrases(index: SearchIndex, q: ParsedQuery, passed: Passed
     matched.push(candidateAt(passed, i));
     if (matched.length === pool) poolFullAt = checked;
   }
-  return { candidates: matched.slice(0, pool), total: matched.length, totalExact: true };
+  return {
+    candidates: matched.slice(0, pool),
+    total: matched.length,
+    totalExact: true,
+    alternatives: passed.alternatives,
+  };
 }

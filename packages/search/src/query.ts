@@ -1,4 +1,4 @@
-import { queryTerms, sequenceTokens } from './tokenize.js';
+import { queryShape, queryTerms, sequenceTokens } from './tokenize.js';
 
 export interface QueryPhrase {
   /** The text between the quotes, as typed. */
@@ -14,6 +14,10 @@ export interface ParsedQuery {
   /** Distinct query terms (phrase terms included), in first-seen order. */
   terms: string[];
   phrases: QueryPhrase[];
+  /** Its kept English terms in order, repeats kept (for compounds and adjacency). */
+  words: string[];
+  /** Its CJK runs (segmented into dictionary words for expansion). */
+  han: string[];
 }
 
 // Straight, curly and (after NFKC) full-width double quotes.
@@ -28,11 +32,14 @@ const PHRASE = /["\u201c\u201d]([^"\u201c\u201d]*)["\u201c\u201d]/g;
 export function parseQuery(raw: string, options: { phrases?: boolean } = {}): ParsedQuery {
   const text = raw.normalize('NFKC');
   const phrases: QueryPhrase[] = [];
-  if (options.phrases === false) return { raw, terms: queryTerms(text.replace(/["\u201c\u201d]/g, ' ')), phrases };
+  if (options.phrases === false) {
+    const prose = text.replace(/["\u201c\u201d]/g, ' ');
+    return { raw, terms: queryTerms(prose), phrases, ...queryShape(prose) };
+  }
   for (const m of text.matchAll(PHRASE)) {
     const tokens = sequenceTokens(m[1]);
     if (tokens.length > 0) phrases.push({ text: m[1], tokens, terms: queryTerms(m[1]) });
   }
   const free = text.replace(PHRASE, ' $1 ').replace(/["\u201c\u201d]/g, ' ');
-  return { raw, terms: queryTerms(free), phrases };
+  return { raw, terms: queryTerms(free), phrases, ...queryShape(free) };
 }

@@ -2,6 +2,7 @@ import { inputError } from '@maestro/core';
 import type { KnowledgeEntry } from '@maestro/spec';
 import { buildIndex } from './build.js';
 import { LIMITS, SELECTION } from './config.js';
+import type { Alternative } from './expand.js';
 import type { RankContext, RankedHit, Ranking, RankOptions, SearchIndex } from './model.js';
 import { type ParsedQuery, parseQuery } from './query.js';
 import { scoreQuery, termRankOf } from './score.js';
@@ -61,7 +62,14 @@ function hasPosting(index: SearchIndex, r: number, d: number): boolean {
   return false;
 }
 
-function toHit(index: SearchIndex, q: ParsedQuery, s: Selected, rank: number, top: number): RankedHit {
+function toHit(
+  index: SearchIndex,
+  q: ParsedQuery,
+  alternatives: readonly Alternative[][],
+  s: Selected,
+  rank: number,
+  top: number,
+): RankedHit {
   const doc = index.doc(s.c.doc);
   // The mask holds the first 31 terms; a longer query (a pasted prompt) looks the rest up.
   const matched = q.terms.filter((t, i) => {
@@ -69,6 +77,14 @@ function toHit(index: SearchIndex, q: ParsedQuery, s: Selected, rank: number, to
     const r = termRankOf(index, t);
     return r >= 0 && hasPosting(index, r, s.c.doc);
   });
+  // Terms matched through an alternative: the alternative's own index terms (logging for log).
+  for (let i = 0; i < Math.min(31, alternatives.length); i++) {
+    if ((s.c.altMask & (1 << i)) === 0) continue;
+    for (const alt of alternatives[i]) {
+      if (!alt.ranks.every((r) => hasPosting(index, r, s.c.doc))) continue;
+      for (const t of alt.terms) if (!matched.includes(t)) matched.push(t);
+    }
+  }
   const source = index.body(s.c.doc).trim() ? index.body(s.c.doc) : (doc.description ?? '');
   const snippet = makeSnippet(
     source,
@@ -124,7 +140,7 @@ export function rankIndex(
   });
   const top = scored.candidates[0]?.score ?? 0;
   const page = selected.slice(o.offset, k);
-  const hits = page.map((s, i) => toHit(index, q, s, o.offset + i + 1, top));
+  const hits = page.map((s, i) => toHit(index, q, scored.alternatives, s, o.offset + i + 1, top));
   return {
     total: scored.total,
     total_exact: scored.totalExact,

@@ -1,5 +1,6 @@
 import { normalizeText } from '@maestro/core';
-import { FIELD_CONFIG, FIELDS, RANKING } from './config.js';
+import { EXPANSION, FIELD_CONFIG, FIELDS, RANKING } from './config.js';
+import { type Alternative, expandQuery } from './expand.js';
 import { bestK } from './heap.js';
 import { FLAG_DEPRECATED, FLAG_KNOWHOW, type RankOptions, type SearchIndex } from './model.js';
 import { verifyPhrases } from './phrase.js';
@@ -96,6 +97,8 @@ export interface Candidate {
   score: number;
   /** Bit i set when query term i (i < 31) matched. */
   mask: number;
+  /** Bit i set when query term i (i < 31) matched only through one of its alternatives. */
+  altMask: number;
 }
 
 export interface Scored {
@@ -105,21 +108,31 @@ export interface Scored {
   total: number;
   /** False when phrase checking stopped early (see `verifyPhrases`). */
   totalExact: boolean;
+  /** Per query term, the alternatives it was expanded to (none when nothing was scored). */
+  alternatives: Alternative[][];
 }
 
 interface Accumulated {
   acc: Float64Array;
   /** Sum of the idf of the query terms each document contains (for coverage). */
   covered: Float64Array;
+  /** Query terms (bit i, i < 31) the document contains literally. */
   mask: Int32Array;
+  /** Query terms (bit i, i < 31) the document matched only through an alternative. */
+  altMask: Int32Array;
   /** Documents with a non-zero score, in first-touch order. */
   touched: number[];
   /** Sum of the idf of every query term, found or not. */
   queryIdf: number;
 }
 
-/** BM25F: Σ over query terms of idf × tf̃ / (k1 + tf̃), tf̃ = Σ_f w_f·tf_f / (1 − b_f + b_f·len_f/avglen_f). */
-function accumulate(index: SearchIndex, ranks: number[]): Accumulated {
+/**
+ * BM25F: Σ over query terms of idf × tf̃ / (k1 + tf̃), tf̃ = Σ_f w_f·tf_f / (1 − b_f + b_f·len_f/avglen_f).
+ * A document without query term i but with one of its alternatives (`expandQuery`) gets the best
+ * alternative's weight × its BM25F (the mean over its terms when it needs several) and its cover
+ * × idf_i towards coverage; a document with the term itself is scored on the term alone.
+ */
+function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly Alternative[][]): Accumulated {
   const n = index.size;
   const { postDoc, postTf, lengths, termStart } = index;
   // The four fields unrolled, with the per-field constants hoisted: this loop runs once per posting.
@@ -130,33 +143,106 @@ function accumulate(index: SearchIndex, ranks: number[]): Accumulated {
   const acc = new Float64Array(n);
   const covered = new Float64Array(n);
   const mask = new Int32Array(n);
+  const altMask = new Int32Array(n);
   const touched: number[] = [];
+  const idfOf = (r: number) => {
+    const df = r < 0 ? 0 : termStart[r + 1] - termStart[r];
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  };
+  /** The BM25F part of posting p (its document is postDoc[p]). */
+  const part = (p: number, idf: number) => {
+    const q = p * 4;
+    const l = postDoc[p] * 4;
+    let tf = 0;
+    if (postTf[q] !== 0) tf += (w0 * postTf[q]) / (1 - b0 + s0 * lengths[l]);
+    if (postTf[q + 1] !== 0) tf += (w1 * postTf[q + 1]) / (1 - b1 + s1 * lengths[l + 1]);
+    if (postTf[q + 2] !== 0) tf += (w2 * postTf[q + 2]) / (1 - b2 + s2 * lengths[l + 2]);
+    if (postTf[q + 3] !== 0) tf += (w3 * postTf[q + 3]) / (1 - b3 + s3 * lengths[l + 3]);
+    return (idf * tf) / (k1 + tf);
+  };
+  // Per term i: documents holding it literally (literal[d] === i + 1) and their best alternative.
+  const expanded = alternatives.some((a) => a.length > 0);
+  const literal = expanded ? new Int32Array(n) : null;
+  const altStamp = new Int32Array(expanded ? n : 0);
+  const altBest = new Float64Array(expanded ? n : 0);
+  const altCover = new Float32Array(expanded ? n : 0);
   let queryIdf = 0;
   for (let i = 0; i < ranks.length; i++) {
     const r = ranks[i];
-    const df = r < 0 ? 0 : termStart[r + 1] - termStart[r];
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const idf = idfOf(r);
     queryIdf += idf;
-    if (r < 0) continue;
     const bit = i < 31 ? 1 << i : 0;
-    const end = termStart[r + 1];
-    for (let p = termStart[r]; p < end; p++) {
-      const d = postDoc[p];
-      if (d >= n) continue; // a damaged posting: never index past the documents
-      const q = p * 4;
-      const l = d * 4;
-      let tf = 0;
-      if (postTf[q] !== 0) tf += (w0 * postTf[q]) / (1 - b0 + s0 * lengths[l]);
-      if (postTf[q + 1] !== 0) tf += (w1 * postTf[q + 1]) / (1 - b1 + s1 * lengths[l + 1]);
-      if (postTf[q + 2] !== 0) tf += (w2 * postTf[q + 2]) / (1 - b2 + s2 * lengths[l + 2]);
-      if (postTf[q + 3] !== 0) tf += (w3 * postTf[q + 3]) / (1 - b3 + s3 * lengths[l + 3]);
-      if (acc[d] === 0) touched.push(d);
-      acc[d] += (idf * tf) / (k1 + tf);
-      covered[d] += idf;
-      mask[d] |= bit;
+    if (r >= 0) {
+      const end = termStart[r + 1];
+      for (let p = termStart[r]; p < end; p++) {
+        const d = postDoc[p];
+        if (d >= n) continue; // a damaged posting: never index past the documents
+        if (acc[d] === 0) touched.push(d);
+        acc[d] += part(p, idf);
+        covered[d] += idf;
+        mask[d] |= bit;
+        if (literal) literal[d] = i + 1;
+      }
+    }
+    if (literal && alternatives[i].length > 0) {
+      // Best alternative per document, in typed arrays stamped with the term (no per-query maps).
+      const stamp = i + 1;
+      const reached: number[] = [];
+      const offer = (d: number, score: number, cover: number) => {
+        if (literal[d] === stamp) return;
+        if (altStamp[d] !== stamp) {
+          altStamp[d] = stamp;
+          altBest[d] = score;
+          altCover[d] = cover;
+          reached.push(d);
+        } else {
+          if (score > altBest[d]) altBest[d] = score;
+          if (cover > altCover[d]) altCover[d] = cover;
+        }
+      };
+      for (const alt of alternatives[i]) {
+        if (alt.ranks.length === 1) {
+          const ar = alt.ranks[0];
+          const aidf = idfOf(ar);
+          for (let p = termStart[ar]; p < termStart[ar + 1]; p++) {
+            if (postDoc[p] < n) offer(postDoc[p], alt.weight * part(p, aidf), alt.cover);
+          }
+        } else
+          for (const [d, score] of alternativeScores(index, alt, idfOf, part)) offer(d, alt.weight * score, alt.cover);
+      }
+      for (const d of reached) {
+        if (acc[d] === 0) touched.push(d);
+        acc[d] += altBest[d];
+        covered[d] += idf * altCover[d];
+        altMask[d] |= bit;
+      }
     }
   }
-  return { acc, covered, mask, touched, queryIdf };
+  return { acc, covered, mask, altMask, touched, queryIdf };
+}
+
+/** Per document holding every term of the alternative: the mean BM25F part of its terms. */
+function alternativeScores(
+  index: SearchIndex,
+  alt: Alternative,
+  idfOf: (r: number) => number,
+  part: (p: number, idf: number) => number,
+): Map<number, number> {
+  const sums = new Map<number, number>();
+  const counts = new Map<number, number>();
+  const { termStart, postDoc, size: n } = index;
+  for (const r of alt.ranks) {
+    const idf = idfOf(r);
+    for (let p = termStart[r]; p < termStart[r + 1]; p++) {
+      const d = postDoc[p];
+      if (d >= n) continue;
+      sums.set(d, (sums.get(d) ?? 0) + part(p, idf));
+      counts.set(d, (counts.get(d) ?? 0) + 1);
+    }
+  }
+  const out = new Map<number, number>();
+  for (const [d, sum] of sums) if (counts.get(d) === alt.ranks.length) out.set(d, sum / alt.ranks.length);
+  return out;
 }
 
 /** Per phrase, the bits of the query terms it contains, or -1 when one of them is in no document. */
@@ -179,6 +265,10 @@ export interface Passed {
   count: number;
   /** Per document: bit i set when query term i (i < 31) matched. */
   mask: Int32Array;
+  /** Per document: bit i set when query term i (i < 31) matched only through an alternative. */
+  altMask: Int32Array;
+  /** Per query term, its alternatives (`expandQuery`). */
+  alternatives: Alternative[][];
 }
 
 /**
@@ -190,10 +280,12 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
   const ranks = q.terms.map((t) => termRankOf(index, t));
   index.prepare?.(ranks);
   const masks = phraseMasks(q, ranks);
-  if (index.size === 0 || masks.includes(-1) || ranks.every((r) => r < 0)) {
-    return { candidates: [], total: 0, totalExact: true };
+  if (index.size === 0 || masks.includes(-1)) return { candidates: [], total: 0, totalExact: true, alternatives: [] };
+  const alternatives = expandQuery(index, q);
+  if (ranks.every((r, i) => r < 0 && alternatives[i].length === 0)) {
+    return { candidates: [], total: 0, totalExact: true, alternatives };
   }
-  const { acc, covered, mask, touched, queryIdf } = accumulate(index, ranks);
+  const { acc, covered, mask, altMask, touched, queryIdf } = accumulate(index, ranks, alternatives);
   const pass = facetFilter(index, keysOf(index), o);
   const hideDeprecated = o.includeDeprecated !== true && o.status === undefined;
   const { day, values: decay } = decayValues(index, now);
@@ -203,6 +295,8 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
     scores: new Float64Array(touched.length),
     count: 0,
     mask,
+    altMask,
+    alternatives,
   };
   for (const d of touched) {
     if ((mask[d] & needed) !== needed) continue;
@@ -215,9 +309,51 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
   }
   if (q.phrases.length > 0) return verifyPhrases(index, q, passed, pool);
   const best = bestK(passed.docs, passed.scores, passed.count, pool);
-  return { candidates: best.map((i) => candidateAt(passed, i)), total: passed.count, totalExact: true };
+  // The pool is re-ordered by adjacency (a quoted phrase already asks for its words side by side).
+  adjacencyBonus(index, q, passed, best);
+  best.sort((a, b) => passed.scores[b] - passed.scores[a] || passed.docs[a] - passed.docs[b]);
+  return { candidates: best.map((i) => candidateAt(passed, i)), total: passed.count, totalExact: true, alternatives };
 }
 
 export function candidateAt(p: Passed, i: number): Candidate {
-  return { doc: p.docs[i], score: p.scores[i], mask: p.mask[p.docs[i]] };
+  const d = p.docs[i];
+  return { doc: d, score: p.scores[i], mask: p.mask[d], altMask: p.altMask[d] };
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A folded word as the start of its surface forms: query → quer(y|ies), box → box(es). */
+const surface = (w: string) => escapeRe(w.endsWith('y') ? w.slice(0, -1) : w);
+
+/**
+ * Adjacency: among the candidate pool (the best matches, before paging), an entry whose title,
+ * description or body has two consecutive query words next to each other ("time zone",
+ * "time-zone", "timezone") scores × (1 + `EXPANSION.adjacency`). A query of one word, or words
+ * that never meet, changes nothing.
+ */
+function adjacencyBonus(index: SearchIndex, q: ParsedQuery, passed: Passed, pool: readonly number[]): void {
+  const pairs: { re: RegExp; bits: number }[] = [];
+  const seen = new Set<string>();
+  const bitOf = (t: string) => {
+    const i = q.terms.indexOf(t);
+    return i >= 0 && i < 31 ? 1 << i : 0;
+  };
+  for (let w = 0; w + 1 < q.words.length; w++) {
+    const [a, b] = [q.words[w], q.words[w + 1]];
+    if (a === b || seen.has(`${a} ${b}`)) continue;
+    seen.add(`${a} ${b}`);
+    // Query words are ASCII letters: a plain (non-Unicode) pattern with \b, which V8 runs fast.
+    const re = new RegExp(`\\b${surface(a)}[a-z]{0,4}[^a-z0-9]{0,3}${surface(b)}`, 'i');
+    pairs.push({ re, bits: bitOf(a) | bitOf(b) });
+  }
+  if (pairs.length === 0 || passed.count === 0) return;
+  for (const i of pool) {
+    const d = passed.docs[i];
+    // Only an entry that has both words (or their compound, through an alternative) can have them side by side.
+    const has = passed.mask[d] | passed.altMask[d];
+    const near = pairs.filter((p) => (has & p.bits) === p.bits);
+    if (near.length === 0) continue;
+    const doc = index.doc(d);
+    const fields = [doc.title, doc.description ?? '', index.body(d)];
+    if (near.some((p) => fields.some((f) => p.re.test(f)))) passed.scores[i] *= 1 + EXPANSION.adjacency;
+  }
 }

@@ -22,8 +22,9 @@ describe('search()', () => {
     const t = setup();
     const r = await t.run('retry backoff');
     expect(SearchOutputSchema.parse(r)).toEqual(r);
-    expect(r.results.map((h) => h.id)).toEqual(['S-1', 'knowhow-tip-1']);
-    expect(r).toMatchObject({ total: 2, count: 2, mode: 'balanced', exposure_recorded: true });
+    // knowhow-tip-2 is Chinese: 退避 and 重试 are CC-CEDICT's backoff and retry, below the literal hits.
+    expect(r.results.map((h) => h.id)).toEqual(['S-1', 'knowhow-tip-1', 'knowhow-tip-2']);
+    expect(r).toMatchObject({ total: 3, count: 3, mode: 'balanced', exposure_recorded: true });
     expect(r.index).toMatchObject({ status: 'built', entries: 6, persisted: true });
   });
 
@@ -34,7 +35,7 @@ describe('search()', () => {
     await t.run('缓存', { mode: 'relevance' });
     expect(readTree(t.root, (rel) => rel.startsWith('.workflow/.index'))).toEqual(before);
     const log = readFileSync(join(t.layout.index, 'search/exposure.jsonl'), 'utf8');
-    expect(log).toBe('["S-1"]\n["knowhow-tip-2"]\n');
+    expect(log).toBe('["S-1","knowhow-tip-2"]\n["knowhow-tip-2"]\n');
   });
 
   it('turns the exploration slot on only once counters exist', async () => {
@@ -45,7 +46,7 @@ describe('search()', () => {
     writeFileSync(join(t.layout.index, 'search/exposure.json'), 'garbage');
     const r = await t.run('retry');
     expect(r.exploration_available).toBe(false);
-    expect(r.results.map((h) => h.id)).toEqual(['S-1']);
+    expect(r.results.map((h) => h.id)).toEqual(['S-1', 'knowhow-tip-2']);
     expect(r.warnings.join('\n')).toMatch(/exploration slot is off/);
   });
 
@@ -65,9 +66,9 @@ describe('search()', () => {
 
   it('excludes deprecated entries unless asked', async () => {
     const t = setup();
-    expect((await t.run('retry')).results.map((h) => h.id)).toEqual(['S-1']);
+    expect((await t.run('retry')).results.map((h) => h.id)).toEqual(['S-1', 'knowhow-tip-2']);
     const all = await t.run('retry', { includeDeprecated: true });
-    expect(all.results.map((h) => h.id).sort()).toEqual(['S-1', 'S-old']);
+    expect(all.results.map((h) => h.id).sort()).toEqual(['S-1', 'S-old', 'knowhow-tip-2']);
     expect(all.filters.include_deprecated).toBe(true);
   });
 

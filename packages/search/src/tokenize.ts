@@ -9,7 +9,9 @@
  * - any other **word run** (letters, digits, `_`) is split into identifier pieces — snake_case at
  *   `_`, CamelCase at case changes (`parseJSONText` → parse json text) — plus the whole identifier
  *   when it had several pieces, so both `json` and `parsejsontext` find it. Pieces shorter than 2
- *   characters and English stop words are dropped; a plural `s`/`ies` is folded (tests → test).
+ *   characters and English stop words are dropped; a plural is folded to its WordNet lemma
+ *   (tests → test, boxes → box, cookies → cookie; news and series stay), by the plain rule
+ *   (drop `-s`, `-ies` → `-y`) for words WordNet does not know.
  * Mixed text such as `jwt认证` is two runs: `jwt` and `认证`.
  *
  * Field length (for BM25F length normalisation) counts words and CJK characters, not the extra
@@ -17,6 +19,7 @@
  */
 
 import { TERM_MAX } from '@maestro/core';
+import { singular } from '@maestro/lexicon';
 
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 const WORD_CHAR = `[\\p{L}\\p{N}\\p{M}_]--[${CJK}]`;
@@ -38,15 +41,12 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** Folds a plain English plural: queries → query, tests → test; leaves -ss, -us, -is alone. */
-export function stem(piece: string): string {
-  const n = piece.length;
-  if (n < 4 || piece.charCodeAt(n - 1) !== 115 /* s */ || !ASCII_ALPHA.test(piece)) return piece;
-  if (n > 4 && piece.endsWith('ies')) return `${piece.slice(0, -3)}y`;
-  const prev = piece.charCodeAt(n - 2);
-  if (prev === 115 /* s */ || prev === 117 /* u */ || prev === 105 /* i */) return piece;
-  return piece.slice(0, -1);
-}
+/**
+ * Folds an English plural onto its lemma: WordNet's where the plain rule would be wrong
+ * (boxes → box, viruses → virus, news → news), else the plain rule: queries → query, tests →
+ * test; -ss, -us, -is left alone (`singular` of @maestro/lexicon).
+ */
+export const stem: (piece: string) => string = singular;
 
 /** Identifier pieces of one word run, lower-cased, unfiltered. */
 export function wordPieces(word: string): string[] {
@@ -130,6 +130,21 @@ export function queryTerms(text: string): string[] {
     } else wordTerms(m[0], emit);
   }
   return [...seen];
+}
+
+/**
+ * The shape of a query for expansion: its kept English terms in order (repeats kept, so adjacent
+ * words can be joined: "time zone" → timezone) and its CJK runs (segmented into dictionary words
+ * by the caller).
+ */
+export function queryShape(text: string): { words: string[]; han: string[] } {
+  const words: string[] = [];
+  const han: string[] = [];
+  for (const m of runs(text)) {
+    if (m[1] !== undefined) han.push(m[1]);
+    else for (const p of wordPieces(m[0])) if (keep(p) && ASCII_ALPHA.test(p)) words.push(stem(p));
+  }
+  return { words, han };
 }
 
 /** Positional tokens for phrase matching: identifier pieces and single CJK characters, nothing dropped. */
