@@ -95,6 +95,30 @@ describe('index.bin', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('expands queries on an index opened from a file exactly as on the built one (alternatives decoded too)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maestro-codec-'));
+    const meaning = [
+      entry('S-log', { title: 'Logging library', content: 'Use pino for every service.' }),
+      entry('S-tz', {
+        title: 'Timezone handling',
+        content: 'Store timestamps in UTC; convert to the timezone for display.',
+      }),
+      entry('S-up', { title: 'Upload retries', content: 'Retry a failed upload 3 times before giving up.' }),
+      entry('S-zh', { title: '日志格式', content: '日志一律输出为 JSON 行。' }),
+    ];
+    const built = buildIndex(meaning);
+    writeFileSync(join(dir, 'index.bin'), encodeIndex(built, 'f2'));
+    for (const q of ['how should we log', 'time zone', '日志', 'logging format']) {
+      // A fresh open per query: nothing decoded by an earlier query may hide a missing prepare.
+      const { index } = openIndexFile(join(dir, 'index.bin'));
+      const o = { mode: 'relevance' as const };
+      expect(rankIndex(index, q, o, CTX)).toEqual(rankIndex(built, q, o, CTX));
+    }
+    const { index } = openIndexFile(join(dir, 'index.bin'));
+    expect(rankIndex(index, 'time zone', { mode: 'relevance' }, CTX).hits[0]?.id).toBe('S-tz');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('finds damage inside a term’s postings or a text block when a query first reads them', () => {
     const built = buildIndex(corpus);
     const bytes = encodeIndex(built, 'x');

@@ -10,7 +10,7 @@ import {
 import { EXPANSION } from './config.js';
 import type { SearchIndex } from './model.js';
 import type { ParsedQuery } from './query.js';
-import { findTerm } from './score.js';
+import { termRankOf } from './score.js';
 import { queryTerms } from './tokenize.js';
 
 /**
@@ -35,6 +35,9 @@ const scripts = new WeakMap<SearchIndex, { latin: boolean; cjk: boolean }>();
 function scriptsOf(index: SearchIndex): { latin: boolean; cjk: boolean } {
   let s = scripts.get(index);
   if (!s) {
+    // An index opened from disk does not materialise its term list for this: both are assumed,
+    // which costs only lookups that find nothing.
+    if (index.termRank) return { latin: true, cjk: true };
     const t = index.terms;
     s = { latin: t.length > 0 && /^[a-z]/.test(t[0]), cjk: t.length > 0 && CJK.test(t[t.length - 1]) };
     scripts.set(index, s);
@@ -51,10 +54,10 @@ function termsOf(index: SearchIndex, text: string): { terms: string[]; ranks: nu
   if (terms.length === 0) return null;
   const ranks: number[] = [];
   for (let k = 0; k < terms.length; k++) {
-    let r = findTerm(index.terms, terms[k]);
+    let r = termRankOf(index, terms[k]);
     if (r < 0 && CJK.test(terms[k])) return null;
     for (const f of r < 0 ? [...inflections(terms[k]), ...relatedWords(terms[k]).derived] : []) {
-      r = findTerm(index.terms, f);
+      r = termRankOf(index, f);
       if (r >= 0) {
         terms[k] = f;
         break;
@@ -83,7 +86,7 @@ export function expandQuery(index: SearchIndex, q: ParsedQuery): Alternative[][]
     out[i].push({ terms: found.terms, ranks: found.ranks, weight: c.weight * share, cover: c.cover });
   };
   const single = (t: string) => {
-    const r = findTerm(index.terms, t);
+    const r = termRankOf(index, t);
     return r < 0 ? null : { terms: [t], ranks: [r] };
   };
   const { latin, cjk } = scriptsOf(index);

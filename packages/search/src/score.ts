@@ -1,4 +1,4 @@
-import { normalizeText } from '@maestro/core';
+import { appendAll, normalizeText } from '@maestro/core';
 import { EXPANSION, FIELD_CONFIG, FIELDS, RANKING } from './config.js';
 import { type Alternative, expandQuery } from './expand.js';
 import { bestK } from './heap.js';
@@ -282,6 +282,12 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
   const masks = phraseMasks(q, ranks);
   if (index.size === 0 || masks.includes(-1)) return { candidates: [], total: 0, totalExact: true, alternatives: [] };
   const alternatives = expandQuery(index, q);
+  // The alternatives' postings too must be readable (an index opened from disk decodes on demand).
+  if (index.prepare) {
+    const altRanks: number[] = [];
+    for (const list of alternatives) for (const alt of list) appendAll(altRanks, alt.ranks);
+    if (altRanks.length > 0) index.prepare(altRanks);
+  }
   if (ranks.every((r, i) => r < 0 && alternatives[i].length === 0)) {
     return { candidates: [], total: 0, totalExact: true, alternatives };
   }
