@@ -54,6 +54,17 @@ describe('query expansion (WordNet, CC-CEDICT)', () => {
     expect(ids(rankEntries(db, '数据库', relevance, CTX))).toEqual(['S-cn', 'S-en']);
   });
 
+  it('glosses a Chinese question into English also when the corpus holds numbers (terms sorted before a–z)', () => {
+    const corpus = [
+      entry('S-en', {
+        title: 'Database access',
+        content: 'Go through the repository layer; 3 replicas, 10 s timeout.',
+      }),
+      entry('S-other', { title: 'Metrics', content: 'Expose 2 counters.' }),
+    ];
+    expect(ids(rankEntries(corpus, '数据库', relevance, CTX))).toEqual(['S-en']);
+  });
+
   it('ranks time-zone entries above "3 times" for "time zone", in both languages', () => {
     const corpus = [
       entry('S-retry', { title: 'Retry policy', content: 'Retry failed calls 3 times with backoff.' }),

@@ -30,21 +30,6 @@ type Kind = 'inflection' | 'compound' | 'split' | 'derived' | 'synonym' | 'gloss
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** Which scripts an index holds (its sorted terms: ASCII first, CJK last). */
-const scripts = new WeakMap<SearchIndex, { latin: boolean; cjk: boolean }>();
-function scriptsOf(index: SearchIndex): { latin: boolean; cjk: boolean } {
-  let s = scripts.get(index);
-  if (!s) {
-    // An index opened from disk does not materialise its term list for this: both are assumed,
-    // which costs only lookups that find nothing.
-    if (index.termRank) return { latin: true, cjk: true };
-    const t = index.terms;
-    s = { latin: t.length > 0 && /^[a-z]/.test(t[0]), cjk: t.length > 0 && CJK.test(t[t.length - 1]) };
-    scripts.set(index, s);
-  }
-  return s;
-}
-
 /**
  * Index terms of a short English text (a gloss), in the index's own folding; a word the index
  * lacks is looked for as its inflections and derivations (log → logging); null if one is absent.
@@ -89,7 +74,6 @@ export function expandQuery(index: SearchIndex, q: ParsedQuery): Alternative[][]
     const r = termRankOf(index, t);
     return r < 0 ? null : { terms: [t], ranks: [r] };
   };
-  const { latin, cjk } = scriptsOf(index);
   const words = q.words;
   // English terms: inflections, derivations, synonyms, a split compound, Chinese words.
   for (const t of new Set(words)) {
@@ -114,7 +98,7 @@ export function expandQuery(index: SearchIndex, q: ParsedQuery): Alternative[][]
       }
     }
     for (const s of relatedWords(t).synonyms) add(i, 'synonym', single(s));
-    if (cjk) for (const b of bases) for (const zh of chineseWords(b)) add(i, 'gloss', termsOf(index, zh));
+    for (const b of bases) for (const zh of chineseWords(b)) add(i, 'gloss', termsOf(index, zh));
   }
   // Adjacent English words: their compound, and the Chinese word of the two-word phrase.
   for (let w = 0; w + 1 < words.length; w++) {
@@ -122,7 +106,6 @@ export function expandQuery(index: SearchIndex, q: ParsedQuery): Alternative[][]
     const compound = single(words[w] + words[w + 1]);
     add(a, 'compound', compound);
     add(b, 'compound', compound);
-    if (!cjk) continue;
     for (const zh of chineseWords(`${words[w]} ${words[w + 1]}`)) {
       const found = termsOf(index, zh);
       add(a, 'gloss', found, 0.5);
@@ -130,18 +113,16 @@ export function expandQuery(index: SearchIndex, q: ParsedQuery): Alternative[][]
     }
   }
   // Chinese runs: dictionary words, their English glosses, shared over the word's character pairs.
-  if (latin) {
-    for (const run of q.han) {
-      for (const word of segmentChinese(run)) {
-        if (word.length < 2) continue;
-        const pairs = queryTerms(word)
-          .map((p) => slot.get(p))
-          .filter((p) => p !== undefined);
-        if (pairs.length === 0) continue;
-        for (const gloss of englishGlosses(word)) {
-          const found = termsOf(index, gloss);
-          for (const p of pairs) add(p, 'gloss', found, 1 / pairs.length);
-        }
+  for (const run of q.han) {
+    for (const word of segmentChinese(run)) {
+      if (word.length < 2) continue;
+      const pairs = queryTerms(word)
+        .map((p) => slot.get(p))
+        .filter((p) => p !== undefined);
+      if (pairs.length === 0) continue;
+      for (const gloss of englishGlosses(word)) {
+        const found = termsOf(index, gloss);
+        for (const p of pairs) add(p, 'gloss', found, 1 / pairs.length);
       }
     }
   }
