@@ -1,9 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const here = import.meta.dirname;
+/** `pnpm test:scenarios`: only the e2e scenario files (`*.scenario.test.ts`). */
+const SCENARIOS = process.env.MAESTRO_TEST_SCENARIOS === '1';
 /** Every workspace package (a folder of packages/ with a package.json): one test project each. */
 const PACKAGES = readdirSync(resolve(here, 'packages'))
   .filter((p) => existsSync(resolve(here, 'packages', p, 'package.json')))
@@ -24,7 +26,17 @@ export default defineConfig({
     projects: [
       ...PACKAGES.map((p) => unit(`@maestro/${p}`, `packages/${p}`)),
       unit('@maestro/cli', 'apps/maestro'),
-      { extends: true, test: { name: 'e2e', root: resolve(here, 'e2e'), include: ['**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          root: resolve(here, 'e2e'),
+          // The slow store scenarios (equivalence with and without derived state, crashes, concurrency)
+          // run with `pnpm test:scenarios`, which CI runs after `pnpm test`.
+          include: SCENARIOS ? ['**/*.scenario.test.ts'] : ['**/*.test.ts'],
+          exclude: SCENARIOS ? configDefaults.exclude : [...configDefaults.exclude, '**/*.scenario.test.ts'],
+        },
+      },
     ],
     coverage: {
       provider: 'v8',
