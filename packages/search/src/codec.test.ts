@@ -4,14 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CTX, entry } from '../test/entries.js';
 import { buildIndex } from './build.js';
-import {
-  CorruptIndexError,
-  compressBodiesSync,
-  decodeIndex,
-  encodeIndex,
-  openIndexFile,
-  TextBuilder,
-} from './codec.js';
+import { CorruptIndexError, compressBodiesSync, encodeIndex, TextBuilder } from './codec.js';
+import { decodeIndex, openIndexFile } from './codec-read.js';
 import { parseManifest } from './manifest.js';
 import { rankIndex } from './rank.js';
 import { IndexManifestSchema } from './schemas.js';

@@ -1,7 +1,8 @@
 export { BOOKKEEPING_KEYWORD, topicKeywords } from './bookkeeping.js';
 export type { ForwardDoc } from './build.js';
 export { buildIndex } from './build.js';
-export { decodeIndex, encodeIndex } from './codec.js';
+export { encodeIndex } from './codec.js';
+export { decodeIndex } from './codec-read.js';
 export type { FieldConfig, FieldName } from './config.js';
 export { FIELD_CONFIG, FIELDS, LIMITS, RANKING, SELECTION, TOKENIZER_REVISION } from './config.js';
 export type { ExposureRead, ExposureSnapshot } from './exposure.js';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type WorkflowLayout, writeFileAtomic } from '@maestro/fs';
-import { CorruptIndexError, openIndexFile } from './codec.js';
+import { CorruptIndexError } from './codec.js';
+import { openIndexFile } from './codec-read.js';
 import { CorruptManifestError, type IndexManifest, parseManifest } from './manifest.js';
 import type { SearchIndex } from './model.js';
 

@@ -3,9 +3,10 @@ import { type Corpus, loadCorpus } from '@maestro/spec';
 import { buildIndex, type MatchIndex, memoryIndex } from '../matcher/corpus-index.js';
 import { corpusState, lastCorpusState, releaseCorpusBytes } from '../receipt/fingerprint.js';
 import { corpusEntryHashes } from '../receipt/revalidate.js';
-import { syncMatchSection, type TargetInfo, type TargetLookup } from './match-store.js';
+import type { TargetInfo, TargetLookup } from './match-rows.js';
+import { syncMatchSection } from './match-store.js';
 
-export type { TargetInfo, TargetLookup } from './match-store.js';
+export type { TargetInfo, TargetLookup } from './match-rows.js';
 
 /** The corpus as reconciliation uses it: the retrieval index and every entry's current state. */
 export interface MatchingCorpus {

@@ -12,7 +12,7 @@ import type { CandidateInput } from '../matcher/types.js';
 import { corpusFingerprintSync } from '../receipt/fingerprint.js';
 import { corpusEntryHashes } from '../receipt/revalidate.js';
 import { matchingCorpus, targetsOf, useMatchStore } from './corpus-cache.js';
-import { decode } from './match-store.js';
+import { decode } from './match-rows.js';
 import { reconcileSession } from './reconcile-session.js';
 import { forgetCurrentCorpus } from './revalidate-run.js';
 

@@ -1,0 +1,368 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
+import {
+  BLOCK_CACHE,
+  CorruptIndexError,
+  type DocTuple,
+  fromTuple,
+  type Header,
+  MAGIC,
+  RECORD_READS_BEFORE_BULK,
+  SECTIONS,
+  type SectionName,
+  TABLES,
+  type TextBlocks,
+} from './codec.js';
+import { INDEX_FORMAT } from './config.js';
+import type { IndexDoc, SearchIndex } from './model.js';
+
+/** Reading `index.bin` (see codec.ts for the format): whole from a buffer, or lazily from a file. */
+interface Source {
+  size: number;
+  /** `length` bytes at `offset`, in a buffer whose start is 8-byte aligned. */
+  read(offset: number, length: number): Buffer;
+}
+
+function bufferSource(input: Buffer): Source {
+  // Typed-array views need aligned offsets; a pooled or sliced Buffer may not be.
+  const buf = input.byteOffset % 8 === 0 ? input : Buffer.from(new Uint8Array(input));
+  return {
+    size: buf.length,
+    read: (offset, length) => {
+      const out = buf.subarray(offset, offset + length);
+      return out.byteOffset % 8 === 0 ? out : Buffer.from(new Uint8Array(out));
+    },
+  };
+}
+
+/** Closes the descriptor of an index that is no longer referenced (a long-lived process opens many). */
+const descriptors = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+});
+
+function fileSource(fd: number): Source {
+  const size = fstatSync(fd).size;
+  return {
+    size,
+    read: (offset, length) => {
+      const out = Buffer.alloc(length);
+      let got = 0;
+      while (got < length) {
+        const n = readSync(fd, out, got, length - got, offset + got);
+        if (n === 0) throw new CorruptIndexError('index.bin is shorter than its header says (truncated?)');
+        got += n;
+      }
+      return out;
+    },
+  };
+}
+
+function readHeader(src: Source): Header {
+  if (src.size < 8) throw new CorruptIndexError('not a search index file');
+  const start = src.read(0, 8);
+  if (start.toString('latin1', 0, 4) !== MAGIC) throw new CorruptIndexError('not a search index file');
+  const len = start.readUInt32LE(4);
+  if (8 + len > src.size) throw new CorruptIndexError('the header is truncated');
+  let h: Header;
+  try {
+    h = JSON.parse(src.read(8, len).toString('utf8')) as Header;
+  } catch {
+    throw new CorruptIndexError('the header is not valid JSON');
+  }
+  if (h?.format !== INDEX_FORMAT) throw new CorruptIndexError(`format ${h?.format} is not ${INDEX_FORMAT}`);
+  if (!Array.isArray(h.avg_lengths) || h.avg_lengths.length !== 4 || !h.avg_lengths.every((x) => x >= 0)) {
+    throw new CorruptIndexError('the header has no field length averages');
+  }
+  for (const s of SECTIONS) {
+    const [off, size] = h.sections?.[s] ?? [-1, -1];
+    if (!(off >= 0 && size >= 0 && off % 8 === 0 && off + size <= src.size)) {
+      throw new CorruptIndexError(`section ${s} lies outside the file (truncated?)`);
+    }
+  }
+  for (let i = 1; i < SECTIONS.length; i++) {
+    if (h.sections[SECTIONS[i]][0] < h.sections[SECTIONS[i - 1]][0]) {
+      throw new CorruptIndexError('the sections are out of order');
+    }
+  }
+  return h;
+}
+
+/** The build id of an index file, reading only its header. */
+export function indexBuildId(buf: Buffer): string {
+  return readHeader(bufferSource(buf)).build_id;
+}
+
+interface Tables {
+  /** The term bytes; `termOffsets[t] .. termOffsets[t + 1]` is term t. */
+  terms: Buffer;
+  termOffsets: Uint32Array;
+  termStart: Uint32Array;
+  termByte: Uint32Array;
+  lengths: Uint32Array;
+  flags: Uint8Array;
+  dateDays: Float64Array;
+  recordIndex: Uint32Array;
+  textIndex: Uint32Array;
+  textBlocks: Uint32Array;
+}
+
+/** Reads the table sections (one read) and views them in place. */
+function readTables(src: Source, h: Header): Tables {
+  const first = h.sections[TABLES[0]][0];
+  const last = h.sections[TABLES[TABLES.length - 1]];
+  const buf = src.read(first, last[0] + last[1] - first);
+  const sec = (s: SectionName) => h.sections[s];
+  const at = (s: SectionName) => buf.byteOffset + sec(s)[0] - first;
+  const u32 = (s: SectionName) => new Uint32Array(buf.buffer, at(s), sec(s)[1] >>> 2);
+  return {
+    terms: buf.subarray(sec('terms')[0] - first, sec('terms')[0] - first + sec('terms')[1]),
+    termOffsets: u32('termOffsets'),
+    termStart: u32('termStart'),
+    termByte: u32('termByte'),
+    lengths: u32('lengths'),
+    flags: new Uint8Array(buf.buffer, at('flags'), sec('flags')[1]),
+    dateDays: new Float64Array(buf.buffer, at('dateDays'), sec('dateDays')[1] >>> 3),
+    recordIndex: u32('recordIndex'),
+    textIndex: u32('textIndex'),
+    textBlocks: u32('textBlocks'),
+  };
+}
+
+function increasing(a: Uint32Array): boolean {
+  for (let i = 0; i + 1 < a.length; i++) if (a[i] > a[i + 1]) return false;
+  return true;
+}
+
+/**
+ * Every table size and offset checked against the header: O(terms + blocks). A term's postings,
+ * a document's record and its text are checked when first read.
+ */
+function checkTables(t: Tables, h: Header): void {
+  const n = h.docs;
+  const p = h.postings;
+  const T = h.terms;
+  if (t.termOffsets.length !== T + 1 || t.termStart.length !== T + 1 || t.termByte.length !== T + 1) {
+    throw new CorruptIndexError('the term table does not match its offsets');
+  }
+  if (!increasing(t.termStart) || !increasing(t.termByte) || !increasing(t.termOffsets)) {
+    throw new CorruptIndexError('term offsets are not increasing');
+  }
+  if (t.termOffsets[T] !== t.terms.length) throw new CorruptIndexError('the term table does not match its offsets');
+  if (t.termStart[0] !== 0 || t.termStart[T] !== p || t.termByte[T] > h.sections.postings[1]) {
+    throw new CorruptIndexError('the postings do not match their offsets');
+  }
+  const perDoc = [
+    t.lengths.length / 4,
+    t.flags.length,
+    t.dateDays.length,
+    t.recordIndex.length / 2,
+    t.textIndex.length / 3,
+  ];
+  if (perDoc.some((x) => x !== n)) throw new CorruptIndexError('the document tables do not match the document count');
+  if (t.textBlocks.length !== h.blocks * 3) throw new CorruptIndexError('the text block table is truncated');
+  // Each document's record and text offsets are checked when it is first read (`doc`, `body`).
+  for (let b = 0; b < h.blocks; b++) {
+    if (t.textBlocks[b * 3] + t.textBlocks[b * 3 + 1] > h.sections.text[1]) {
+      throw new CorruptIndexError('section text is truncated');
+    }
+  }
+}
+
+/** Decodes term `t`'s postings into `postDoc` / `postTf` at its place; throws on any inconsistency. */
+function decodeTerm(src: Source, h: Header, tables: Tables, t: number, postDoc: Uint32Array, postTf: Uint8Array): void {
+  const from = tables.termByte[t];
+  const to = tables.termByte[t + 1];
+  const buf = src.read(h.sections.postings[0] + from, to - from);
+  const end = tables.termStart[t + 1];
+  let at = 0;
+  let doc = 0;
+  const bad = () => new CorruptIndexError(`the postings of term ${t} are damaged`);
+  for (let p = tables.termStart[t]; p < end; p++) {
+    let delta = 0;
+    let shift = 0;
+    for (;;) {
+      if (at >= buf.length || shift > 28) throw bad();
+      const b = buf[at++];
+      delta += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) break;
+      shift += 7;
+    }
+    if (p > tables.termStart[t] && delta === 0) throw bad();
+    doc += delta;
+    if (doc >= h.docs || at >= buf.length) throw bad();
+    postDoc[p] = doc;
+    const mask = buf[at++];
+    if (mask === 0 || mask > 15) throw bad();
+    const q = p * 4;
+    for (let f = 0; f < 4; f++) {
+      if (mask & (1 << f)) {
+        if (at >= buf.length) throw bad();
+        postTf[q + f] = buf[at++];
+      } else postTf[q + f] = 0;
+    }
+  }
+  if (at !== buf.length) throw bad();
+}
+
+function openIndex(src: Source): { index: SearchIndex; buildId: string } {
+  const h = readHeader(src);
+  const tables = readTables(src, h);
+  checkTables(tables, h);
+  const n = h.docs;
+  // Zero-filled and untouched until a term is decoded: only the pages of the decoded postings
+  // ever become resident.
+  const postDoc = new Uint32Array(h.postings);
+  const postTf = new Uint8Array(h.postings * 4);
+  const decoded = new Uint8Array(h.terms);
+  const termAt = (t: number) => tables.terms.toString('utf8', tables.termOffsets[t], tables.termOffsets[t + 1]);
+  let terms: string[] | null = null;
+  /** Binary search over the term bytes, comparing decoded strings (the order is JS code-unit order). */
+  const termRank = (term: string): number => {
+    let lo = 0;
+    let hi = h.terms - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const x = termAt(mid);
+      if (x === term) return mid;
+      if (x < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  };
+  let records: Buffer | null = null;
+  let recordReads = 0;
+  const recordText = (d: number): string => {
+    const off = tables.recordIndex[d * 2];
+    const len = tables.recordIndex[d * 2 + 1];
+    if (off + len > h.sections.records[1]) throw new CorruptIndexError('section records is truncated');
+    if (!records && ++recordReads > RECORD_READS_BEFORE_BULK) {
+      records = src.read(h.sections.records[0], h.sections.records[1]);
+    }
+    return records
+      ? records.toString('utf8', off, off + len)
+      : src.read(h.sections.records[0] + off, len).toString('utf8');
+  };
+  const cache: (IndexDoc | undefined)[] = new Array(n);
+  const doc = (d: number) => {
+    let v = cache[d];
+    if (!v) {
+      let tuple: DocTuple;
+      try {
+        tuple = JSON.parse(recordText(d)) as DocTuple;
+      } catch {
+        throw new CorruptIndexError(`record ${d} is not valid JSON`);
+      }
+      v = fromTuple(tuple);
+      cache[d] = v;
+    }
+    return v;
+  };
+  const blocks = new Map<number, Buffer>();
+  const block = (b: number): Buffer => {
+    let raw = blocks.get(b);
+    if (raw) {
+      blocks.delete(b); // re-inserted below: the map's order is the recency order
+    } else {
+      const packed = src.read(h.sections.text[0] + tables.textBlocks[b * 3], tables.textBlocks[b * 3 + 1]);
+      try {
+        raw = inflateRawSync(packed);
+      } catch (err) {
+        throw new CorruptIndexError(`text block ${b} does not inflate (${(err as Error).message})`);
+      }
+      if (raw.length !== tables.textBlocks[b * 3 + 2])
+        throw new CorruptIndexError(`text block ${b} has the wrong size`);
+      if (blocks.size >= BLOCK_CACHE) blocks.delete(blocks.keys().next().value as number);
+    }
+    blocks.set(b, raw);
+    return raw;
+  };
+  const body = (d: number) => {
+    const b = tables.textIndex[d * 3];
+    const off = tables.textIndex[d * 3 + 1];
+    const len = tables.textIndex[d * 3 + 2];
+    if (b >= h.blocks || off + len > tables.textBlocks[b * 3 + 2])
+      throw new CorruptIndexError('section text is truncated');
+    return block(b).toString('utf8', off, off + len);
+  };
+  /** The blocks holding exactly documents first .. first + count − 1 (compressed, as stored), or null. */
+  const textBlocksOf = (first: number, count: number): TextBlocks | null => {
+    if (count === 0) return { index: new Uint32Array(0), blocks: [], rawLengths: [] };
+    const ti = tables.textIndex;
+    const last = first + count - 1;
+    if (first < 0 || last >= n) return null;
+    const b0 = ti[first * 3];
+    const b1 = ti[last * 3];
+    // whole blocks only: nobody else's document in the first or the last block
+    if (ti[first * 3 + 1] !== 0 || (first > 0 && ti[(first - 1) * 3] === b0)) return null;
+    if (last + 1 < n && ti[(last + 1) * 3] === b1) return null;
+    if (b1 >= h.blocks || b1 < b0) return null;
+    const index = new Uint32Array(count * 3);
+    for (let i = 0; i < count; i++) {
+      index[i * 3] = ti[(first + i) * 3] - b0;
+      index[i * 3 + 1] = ti[(first + i) * 3 + 1];
+      index[i * 3 + 2] = ti[(first + i) * 3 + 2];
+    }
+    const blocks: Buffer[] = [];
+    const rawLengths: number[] = [];
+    for (let b = b0; b <= b1; b++) {
+      blocks.push(src.read(h.sections.text[0] + tables.textBlocks[b * 3], tables.textBlocks[b * 3 + 1]));
+      rawLengths.push(tables.textBlocks[b * 3 + 2]);
+    }
+    return { index, blocks, rawLengths };
+  };
+  const prepare = (ranks: readonly number[]) => {
+    for (const r of ranks) {
+      if (r < 0 || r >= decoded.length || decoded[r]) continue;
+      decodeTerm(src, h, tables, r, postDoc, postTf);
+      decoded[r] = 1;
+    }
+  };
+  const index: SearchIndex = {
+    size: n,
+    doc,
+    body,
+    prepare,
+    termRank,
+    textBlocksOf,
+    flags: tables.flags,
+    dateDays: tables.dateDays,
+    // Materialised only by whole-index work (an incremental update, re-encoding).
+    get terms() {
+      if (!terms) terms = Array.from({ length: h.terms }, (_, t) => termAt(t));
+      return terms;
+    },
+    termStart: tables.termStart,
+    postDoc,
+    postTf,
+    lengths: tables.lengths,
+    avgLengths: h.avg_lengths,
+  };
+  return { index, buildId: h.build_id };
+}
+
+/** Opens an index held in memory; throws `CorruptIndexError` on any inconsistency (never returns a half index). */
+export function decodeIndex(input: Buffer): { index: SearchIndex; buildId: string } {
+  return openIndex(bufferSource(input));
+}
+
+/**
+ * Opens `index.bin` without reading it whole: the tables now, each term's postings, record and
+ * body block when first asked for. The descriptor stays open (and keeps reading the file this call
+ * opened even after a newer build replaces it) until the index is garbage-collected.
+ */
+export function openIndexFile(path: string): { index: SearchIndex; buildId: string; bytes: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const src = fileSource(fd);
+    const opened = openIndex(src);
+    descriptors.register(opened.index, fd);
+    return { ...opened, bytes: src.size };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
