@@ -11,8 +11,8 @@
 //     gets jieba's "suggested frequency" (jieba-rs `suggest_freq`): the least that lets the word come
 //     out whole against the cut of its pieces. Between overlapping words jieba's probabilities decide
 //     (验证 / 通过 / 后), not the fewest pieces.
-// One line a word, `word freq tag`, in jieba's order, then the words jieba lacks, sorted:
-// deterministic. Run: node scripts/build-segmenter.mjs [--force] (`pnpm build` runs it); skipped
+// One line a word, `word freq`, sorted by UTF-8 bytes, and data/zh-dict.json (the frequencies'
+// total, the longest word): deterministic. Run: node scripts/build-segmenter.mjs [--force] (`pnpm build` runs it); skipped
 // when the inputs' hash recorded in data/zh-dict.hash is unchanged.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ const here = resolve(import.meta.dirname, '..');
 const require = createRequire(join(here, 'package.json'));
 const jiebaDir = resolve(require.resolve('@node-rs/jieba/package.json'), '..');
 const out = join(here, 'data/zh-dict.txt');
+const meta = join(here, 'data/zh-dict.json');
 const hashFile = join(here, 'data/zh-dict.hash');
 const zhEn = join(here, 'data/zh-en.tsv');
 const lexiconJson = join(here, 'data/lexicon.json');
@@ -48,6 +49,7 @@ if (
   !process.argv.includes('--force') &&
   existsSync(hashFile) &&
   existsSync(out) &&
+  existsSync(meta) &&
   readFileSync(hashFile, 'utf8').trim() === inputs
 )
   process.exit(0);
@@ -93,7 +95,19 @@ for (const [w, [f, tag]] of words) {
   tuned.push([w, [Math.max(f, Math.floor(Math.exp(logFreq)) + 1), tag]]);
 }
 
-writeFileSync(out, `${tuned.map(line).join('\n')}\n`);
+// Sorted by the word's UTF-8 bytes, `word freq` a line: the runtime binary-searches the file's bytes
+// for the words a text contains and loads only those into jieba (src/segment-han.ts), so `total`
+// (every frequency, plus 1 for the words it has not loaded) is written beside it.
+const sorted = tuned.map(([w, [f]]) => Buffer.from(`${w} ${f}\n`));
+sorted.sort((a, b) => Buffer.compare(a.subarray(0, a.indexOf(32)), b.subarray(0, b.indexOf(32))));
+let sum = 1;
+let longest = 1;
+for (const [w, [f]] of tuned) {
+  sum += f;
+  longest = Math.max(longest, [...w].length);
+}
+writeFileSync(out, Buffer.concat(sorted));
+writeFileSync(meta, `${JSON.stringify({ schema: 'maestro-zh-dict/1', words: tuned.length, total: sum, longest })}\n`);
 writeFileSync(hashFile, `${inputs}\n`);
 const raised = tuned.filter(([w, [f]]) => f !== words.get(w)[0]).length;
 console.log(`build-segmenter: ${tuned.length} words (${raised} frequencies raised to keep a word whole) → ${out}`);

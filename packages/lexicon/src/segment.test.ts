@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { englishGlosses, segmentChinese, segmenterLoaded } from '@maestro/lexicon';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-describe('Chinese segmentation (jieba over the words CC-CEDICT glosses)', () => {
+describe('Chinese segmentation (jieba over CC-CEDICT's vocabulary)', () => {
   it('loads nothing until the first Chinese text is segmented', () => {
     // First test of the file (vitest runs each file in its own module graph): imported, not used.
     expect(segmenterLoaded()).toBe(false);
@@ -66,6 +68,33 @@ describe('Chinese segmentation (jieba over the words CC-CEDICT glosses)', () => 
     const code = segmentChinese('不要用console.log打日志');
     expect(code).toEqual(expect.arrayContaining(['不要', 'console', 'log', '日志']));
     expect(code.join('')).toBe('不要用console.log打日志');
+  });
+
+  it('cuts as the whole dictionary would, whatever was segmented before', () => {
+    // Reference: jieba given every word at once, the placeholder word at its floor of 1.
+    const { Jieba } = createRequire(import.meta.url)('@node-rs/jieba');
+    const whole = Jieba.withDict(
+      Buffer.concat([readFileSync(new URL('../data/zh-dict.txt', import.meta.url)), Buffer.from('\uE000 1\n')]),
+    );
+    const texts = [
+      '产品必须以分类目录为主线',
+      '提交或治理门禁不一致时',
+      '信号生成器的后处理链',
+      '为主',
+      '主线',
+      '订单漂移检测与对账引擎',
+      '但发现在执行而非规划时',
+    ];
+    const first = texts.map(segmentChinese);
+    const again = [...texts].reverse().map(segmentChinese).reverse();
+    expect(again).toEqual(first);
+    for (const [i, t] of texts.entries()) expect(first[i], t).toEqual(whole.cut(t, false));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[\u4e00-\u9fff]{1,30}$/), (t) => {
+        expect(segmentChinese(t)).toEqual(whole.cut(t, false));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('returns pieces that join back to the text, for any text', () => {
