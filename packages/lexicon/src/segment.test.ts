@@ -4,7 +4,7 @@ import { englishGlosses, segmentChinese, segmenterLoaded } from '@maestro/lexico
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-describe('Chinese segmentation (jieba over CC-CEDICT's vocabulary)', () => {
+describe('Chinese segmentation (jieba over the vocabulary of CC-CEDICT)', () => {
   it('loads nothing until the first Chinese text is segmented', () => {
     // First test of the file (vitest runs each file in its own module graph): imported, not used.
     expect(segmenterLoaded()).toBe(false);
