@@ -1,5 +1,5 @@
 import { appendAll } from '@maestro/core';
-import { segmentHan as dictionarySegments, lexicon as general } from '@maestro/lexicon';
+import { segmentChinese as dictionarySegments, lexicon as general } from '@maestro/lexicon';
 import { type LexEntry, lexicon } from './lexicon.js';
 import { stem } from './stem.js';
 
