@@ -1,6 +1,6 @@
 import { lexicon } from '@maestro/lexicon';
 import { type Clause, namesOf, type TextFeatures } from './analyze.js';
-import { numericMismatch } from './compare.js';
+import { numericMismatch, statedElsewhere } from './compare.js';
 
 /**
  * The normative slot in which two texts about the same subject differ, said so a reviewer can
@@ -129,7 +129,7 @@ function valueSlot(c: TextFeatures, d: TextFeatures): string | null {
     if (cc.numbers.length === 0) continue;
     for (const dc of d.clauses) {
       if (dc.numbers.length === 0 || !sharesSpecific(cc, dc)) continue;
-      const v = numericMismatch(cc.numbers, dc.numbers);
+      const v = numericMismatch(cc.numbers, dc.numbers, statedElsewhere(cc, dc, c.clauses, d.clauses));
       if (v) return `different values: ${v}`;
     }
   }
