@@ -1,6 +1,8 @@
 import { lexicon } from '@maestro/lexicon';
 import { type Clause, namesOf, type TextFeatures } from './analyze.js';
 import { numericMismatch, statedElsewhere } from './compare.js';
+import { orderSlot } from './order.js';
+import { roleSlot } from './role.js';
 
 /**
  * The normative slot in which two texts about the same subject differ, said so a reviewer can
@@ -12,7 +14,23 @@ import { numericMismatch, statedElsewhere } from './compare.js';
 export const SLOT_PREFIX = 'same subject, differs: ';
 
 export function slotDifference(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
-  return forbiddenName(c, d) ?? stanceSlot(c, d) ?? antonymSlot(c, d) ?? valueSlot(c, d) ?? nameSlot(c, d, dTitle);
+  return (
+    forbiddenName(c, d) ??
+    stanceSlot(c, d) ??
+    antonymSlot(c, d) ??
+    valueSlot(c, d) ??
+    orderSlot(c, d) ??
+    roleSlot(c, d) ??
+    nameSlot(c, d, dTitle)
+  );
+}
+
+/**
+ * The slots in which a restatement says something else about the same subject (a value, an order,
+ * a chosen name in place of another): a duplicate that differs there is a possible conflict.
+ */
+export function swapSlot(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
+  return valueSlot(c, d) ?? orderSlot(c, d) ?? roleSlot(c, d) ?? nameSlot(c, d, dTitle);
 }
 
 const bansCache = new WeakMap<TextFeatures, string[]>();

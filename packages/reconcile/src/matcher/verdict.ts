@@ -110,11 +110,6 @@ const SEVERE = new Set<Relation>(['potential_conflict', 'supersede_candidate']);
 const REVIEW = new Set<Relation>(['potential_conflict', 'supersede_candidate', 'semantic_duplicate', 'extends']);
 const byStrength = (a: Match, b: Match) =>
   b.scores.composite - a.scores.composite || (a.knowledge_id < b.knowledge_id ? -1 : 1);
-/**
- * The order the decision reads matches in: a weak match never outranks a topical one, whatever
- * its score (a shared sentence pattern is not a subject); then by strength.
- */
-export const byCredibility = (a: Match, b: Match) => Number(isWeak(a)) - Number(isWeak(b)) || byStrength(a, b);
 
 interface Decision {
   disposition: Disposition;
@@ -136,8 +131,11 @@ export function decideVerdict(
 ): Decision {
   const exact = matches.find((m) => m.relation === 'exact_duplicate');
   if (exact) return { disposition: 'exact_duplicate', canonical: exact, note: null };
-  // An explicit action is a strong prior: it names its best target, weak matches included.
-  const all = [...matches].sort(byCredibility);
+  // An explicit action is a strong prior: it names its best target, weak matches included. Matches
+  // are read by strength alone: ranking every weak match below every topical one was measured
+  // (maestro-match/2.2 work) and lost canonical targets on every labelled set — a weak match is often
+  // the entry the candidate is about; the severe floor keeps a weak-evidence conflict from deciding.
+  const all = [...matches].sort(byStrength);
   const ranked = credible(all, policy);
   const best = ranked[0];
   // The text of a deprecated entry: judged against its successor, whatever else it resembles.
