@@ -4,7 +4,7 @@ import { numericMismatch, statedElsewhere } from './compare.js';
 import { entry, judge } from './matcher.fixture.js';
 import { orderSlot } from './order.js';
 import { roleSlot } from './role.js';
-import { SLOT_PREFIX } from './slots.js';
+import { SLOT_PREFIX, slotDifference } from './slots.js';
 import type { Match } from './types.js';
 import { DEFAULT_POLICY, decideVerdict, type VerdictPolicy, WEAK_EVIDENCE } from './verdict.js';
 
@@ -109,6 +109,26 @@ describe('values compared against the clause about the same subject', () => {
     const a = text('Lint jobs time out after 5 minutes.');
     const b = text('Lint jobs time out after 2 minutes; build jobs time out after 600 seconds.');
     expect(numericMismatch(a[0].numbers, b[0].numbers, statedElsewhere(a[0], b[0], a, b))).toMatch(/5 minutes vs 2/);
+  });
+});
+
+describe('a value set for another named thing', () => {
+  it('is the same setting of a different thing, not another value (English)', () => {
+    const rule = f('Session entries are cached in Redis under `session-store` with a TTL of 15 minutes.');
+    const other = f('Cart entries are cached in Redis under `basket-store` with a TTL of 2 hours.');
+    // Not a value difference (a name in the same place may still be named as another choice).
+    expect(slotDifference(other, rule) ?? '').not.toMatch(/different values/);
+    const same = f('Session entries are cached in Redis under `session-store` with a TTL of 2 hours.');
+    expect(slotDifference(same, rule)).toMatch(/different values: 2 hours vs 15 minutes/);
+  });
+
+  it('is the same setting of a different thing, not another value (Chinese)', () => {
+    const rule = f('`report-worker` 消费者的单批记录数上限为 200 条。');
+    const other = f('`audit-sink` 消费者的单批记录数上限为 50 条。');
+    // Not a value difference (a name in the same place may still be named as another choice).
+    expect(slotDifference(other, rule) ?? '').not.toMatch(/different values/);
+    const same = f('`report-worker` 消费者的单批记录数上限为 50 条。');
+    expect(slotDifference(same, rule)).toMatch(/^different values:/);
   });
 });
 

@@ -141,12 +141,26 @@ function antonymSlot(c: TextFeatures, d: TextFeatures): string | null {
   return null;
 }
 
+/**
+ * Each clause names its own thing, one the other text never mentions (an identifier:
+ * `trl:pos:{id}` against `veh:pos:{id}`, one consumer against another): the same setting of two
+ * different things, not two values for one.
+ */
+function otherThings(cc: Clause, dc: Clause, c: TextFeatures, d: TextFeatures): boolean {
+  let mine = false;
+  let theirs = false;
+  // A shared tool (both in Redis) is the setting's context; the things named on one side only differ.
+  for (const t of cc.terms.keys()) if (isName(t) && !d.terms.has(t)) mine = true;
+  for (const t of dc.terms.keys()) if (isName(t) && !c.terms.has(t)) theirs = true;
+  return mine && theirs;
+}
+
 /** Different values in two clauses about the same specific thing (30 s vs 5 s for one timeout). */
 function valueSlot(c: TextFeatures, d: TextFeatures): string | null {
   for (const cc of c.clauses) {
     if (cc.numbers.length === 0) continue;
     for (const dc of d.clauses) {
-      if (dc.numbers.length === 0 || !sharesSpecific(cc, dc)) continue;
+      if (dc.numbers.length === 0 || !sharesSpecific(cc, dc) || otherThings(cc, dc, c, d)) continue;
       const v = numericMismatch(cc.numbers, dc.numbers, statedElsewhere(cc, dc, c.clauses, d.clauses));
       if (v) return `different values: ${v}`;
     }
