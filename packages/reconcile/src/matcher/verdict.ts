@@ -65,17 +65,17 @@ export interface VerdictPolicy {
  */
 export const DEFAULT_POLICY: VerdictPolicy = {
   severeRatio: 0.7,
-  restatement: 0.42,
-  actionTarget: 0,
+  restatement: 0.38,
+  actionTarget: 0.15,
   slotConflict: 0.1,
-  distinctive: 0.5,
-  uncertain: 0.38,
-  uncertainCross: 0.26,
+  distinctive: 0,
+  uncertain: 1,
+  uncertainCross: 0.22,
   uncertainDistinctive: 0,
-  uncertainMass: 1.5,
+  uncertainMass: 0,
   uncertainAs: 'semantic_duplicate',
-  weak: 0.14,
-  weakSlot: 1,
+  weak: 0.16,
+  weakSlot: 0.14,
 };
 
 /** How a `related` match's evidence states its distinctive coverage. */
