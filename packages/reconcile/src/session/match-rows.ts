@@ -119,24 +119,46 @@ export interface TargetLookup {
 
 // --- varints ---
 
-/** Appends `v` (a non-negative integer) as a varint. */
-export function putVarint(out: number[], v: number): void {
-  while (v >= 128) {
-    out.push((v % 128) | 128);
-    v = Math.floor(v / 128);
+/** A growable byte buffer of varints. */
+export class VarintWriter {
+  private buf: Uint8Array;
+  private at = 0;
+  constructor(size = 256) {
+    this.buf = new Uint8Array(size);
   }
-  out.push(v);
+  put(v: number): void {
+    this.room(10);
+    while (v >= 128) {
+      this.buf[this.at++] = (v % 128) | 128;
+      v = Math.floor(v / 128);
+    }
+    this.buf[this.at++] = v;
+  }
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    const more = new Uint8Array(Math.max(this.buf.length * 2, this.at + n) + 16);
+    more.set(this.buf.subarray(0, this.at));
+    this.buf = more;
+  }
+  append(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    this.buf.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+  bytes(): Buffer {
+    return Buffer.from(this.buf.buffer, this.buf.byteOffset, this.at);
+  }
 }
 
 /** Ascending integers as delta varints. */
 export function encode(sorted: readonly number[]): Buffer {
-  const out: number[] = [];
+  const out = new VarintWriter(sorted.length * 2 + 8);
   let prev = 0;
   for (const n of sorted) {
-    putVarint(out, n - prev);
+    out.put(n - prev);
     prev = n;
   }
-  return Buffer.from(out);
+  return out.bytes();
 }
 
 /** Decodes a postings blob (ascending integers), each mapped by `map` when given. */
@@ -161,45 +183,85 @@ export function decode(buf: Uint8Array | null, map?: (n: number) => number): num
   return out;
 }
 
-/** A file's terms blob: per entry, its count of term ids then the ids as delta varints. */
-export function encodeTerms(perDoc: readonly (readonly number[] | null)[]): Buffer {
-  const out: number[] = [];
-  for (const ids of perDoc) {
-    const list = ids ?? [];
-    putVarint(out, list.length);
+/** A stored terms blob, read entry by entry: where each entry's bytes start, its ids decoded on demand. */
+export class TermsBlob {
+  private readonly starts: Uint32Array;
+  constructor(
+    readonly buf: Uint8Array,
+    readonly entries: number,
+  ) {
+    this.starts = new Uint32Array(entries + 1);
+    let i = 0;
+    for (let d = 0; d < entries; d++) {
+      this.starts[d] = i;
+      let n = 0;
+      let scale = 1;
+      for (;;) {
+        const b = buf[i++];
+        n += (b & 127) * scale;
+        if (!(b & 128)) break;
+        scale *= 128;
+      }
+      for (let k = 0; k < n; k++) while (buf[i++] & 128);
+    }
+    this.starts[entries] = i;
+  }
+  /** Entry `d`'s bytes (its count and ids), as they are stored. */
+  raw(d: number): Uint8Array {
+    return this.buf.subarray(this.starts[d], this.starts[d + 1]);
+  }
+  /** Entry `d`'s term ids, ascending. */
+  ids(d: number): number[] {
+    const buf = this.buf;
+    let i = this.starts[d];
+    const next = () => {
+      let v = 0;
+      let scale = 1;
+      for (;;) {
+        const b = buf[i++];
+        v += (b & 127) * scale;
+        if (!(b & 128)) return v;
+        scale *= 128;
+      }
+    };
+    const n = next();
+    const out: number[] = new Array(n);
+    let prev = 0;
+    for (let k = 0; k < n; k++) {
+      prev += next();
+      out[k] = prev;
+    }
+    return out;
+  }
+}
+
+/** Builds a terms blob entry by entry: new id lists, or stored entries' bytes as they are. */
+export class TermsWriter {
+  private readonly out: VarintWriter;
+  constructor(entries: number) {
+    this.out = new VarintWriter(entries * 48 + 16);
+  }
+  ids(list: readonly number[]): void {
+    this.out.put(list.length);
     let prev = 0;
     for (const n of list) {
-      putVarint(out, n - prev);
+      this.out.put(n - prev);
       prev = n;
     }
   }
-  return Buffer.from(out);
+  raw(bytes: Uint8Array): void {
+    this.out.append(bytes);
+  }
+  bytes(): Buffer {
+    return this.out.bytes();
+  }
 }
 
 /** Decodes a terms blob into one sorted id list per entry. */
 export function decodeTerms(buf: Uint8Array, entries: number): number[][] {
+  const blob = new TermsBlob(buf, entries);
   const out: number[][] = [];
-  let i = 0;
-  const next = () => {
-    let v = 0;
-    let scale = 1;
-    for (;;) {
-      const b = buf[i++];
-      v += (b & 127) * scale;
-      if (!(b & 128)) return v;
-      scale *= 128;
-    }
-  };
-  for (let d = 0; d < entries; d++) {
-    const n = next();
-    const list: number[] = new Array(n);
-    let prev = 0;
-    for (let k = 0; k < n; k++) {
-      prev += next();
-      list[k] = prev;
-    }
-    out.push(list);
-  }
+  for (let d = 0; d < entries; d++) out.push(blob.ids(d));
   return out;
 }
 

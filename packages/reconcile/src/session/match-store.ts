@@ -13,7 +13,6 @@ import {
   decode,
   decodeTerms,
   encode,
-  encodeTerms,
   type FileRow,
   H_ENTRY,
   H_EXACT,
@@ -21,6 +20,8 @@ import {
   HASH_BYTES,
   MATCH_SECTION,
   SLOT,
+  TermsBlob,
+  TermsWriter,
 } from './match-rows.js';
 import { ranks, StoreIndex } from './store-index.js';
 
@@ -36,8 +37,12 @@ export interface DeriveJob {
 
 /** The stored row of a file being re-derived: what its entries with a known text reuse. */
 interface OldFile {
+  fid: number;
+  sha256: string;
+  entries: number;
+  flags: number[];
   hashes: Buffer;
-  terms: number[][];
+  terms: TermsBlob;
   /** Text key → position of the first entry with it. */
   byText: Map<string, number>;
 }
@@ -98,8 +103,13 @@ async function deriveAll(layout: WorkflowLayout, jobs: DeriveJob[]): Promise<Der
   const setting = process.env.MAESTRO_MATCH_WORKER;
   const script = setting === '0' ? null : workerScript();
   const wanted = setting === '1' || total >= WORKER_MIN_BYTES;
+  // Each file's bytes are let go once derived (or handed to the worker): they are the corpus whole.
   const here = (list: DeriveJob[]) =>
-    list.map((j) => deriveFile(j.path, j.bytes as Uint8Array, j.sha256, new Map(j.known)));
+    list.map((j) => {
+      const d = deriveFile(j.path, j.bytes as Uint8Array, j.sha256, new Map(j.known));
+      j.bytes = null;
+      return d;
+    });
   if (!script || !wanted || jobs.length < 2) return here(jobs);
   const bySize = [...jobs].sort((a, b) => (b.bytes as Uint8Array).length - (a.bytes as Uint8Array).length);
   const away: DeriveJob[] = [];
@@ -117,8 +127,17 @@ async function deriveAll(layout: WorkflowLayout, jobs: DeriveJob[]): Promise<Der
     }
   }
   const pending = runWorker(script, away);
+  for (const j of away) j.bytes = null; // copied to the worker
   const local = here(mine);
-  const remote = (await pending) ?? here(away);
+  let remote = await pending;
+  if (!remote) {
+    // The worker could not run: this thread derives its files, read again.
+    for (const j of away) {
+      j.bytes = bytesOf(layout, j);
+      if (!j.bytes) return null;
+    }
+    remote = here(away);
+  }
   const byPath = new Map([...local, ...remote].map((d) => [d.path, d]));
   return jobs.map((j) => byPath.get(j.path) as DerivedFile);
 }
@@ -181,43 +200,50 @@ class Terms {
 class PostingsDelta {
   /** Change in the number of active documents. */
   active = 0;
-  readonly add = new Map<number, number[]>();
-  readonly remove = new Map<number, Set<number>>();
+  /** By term id: keys to add, keys to remove. */
+  readonly add: (number[] | undefined)[] = [];
+  readonly remove: (Set<number> | undefined)[] = [];
   added(termId: number, key: number) {
-    const list = this.add.get(termId);
+    const list = this.add[termId];
     if (list) list.push(key);
-    else this.add.set(termId, [key]);
+    else this.add[termId] = [key];
   }
   removed(termId: number, key: number) {
-    const set = this.remove.get(termId);
+    const set = this.remove[termId];
     if (set) set.add(key);
-    else this.remove.set(termId, new Set([key]));
+    else this.remove[termId] = new Set([key]);
   }
   apply(s: Stmts, terms: Terms) {
-    for (const [id, more] of this.add) {
+    const touched = new Set<number>();
+    this.add.forEach((_, id) => touched.add(id));
+    this.remove.forEach((_, id) => touched.add(id));
+    for (const id of touched) {
+      const more = this.add[id];
+      more?.sort((a, b) => a - b);
       const term = terms.fresh.get(id);
-      if (term === undefined) continue;
-      more.sort((a, b) => a - b);
-      s.insertTerm.run(id, term, more.length, encode(more));
-    }
-    const ids = new Set([...this.add.keys(), ...this.remove.keys()]);
-    for (const id of ids) {
-      if (terms.fresh.has(id)) continue;
+      if (term !== undefined) {
+        if (more) s.insertTerm.run(id, term, more.length, encode(more));
+        continue;
+      }
       const row = s.termPostings.get(id) as { df: number; docs: Buffer };
-      const gone = this.remove.get(id);
-      const list = gone ? decode(row.docs).filter((k) => !gone.has(k)) : decode(row.docs);
-      const more = this.add.get(id);
-      if (more) for (const k of more) list.push(k);
-      list.sort((a, b) => a - b);
+      const gone = this.remove[id];
+      let list = decode(row.docs);
+      if (gone) list = list.filter((k) => !gone.has(k));
+      if (more) list = merge(list, more);
       s.setTermPostings.run(list.length, encode(list), id);
     }
   }
 }
 
-function sameList(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** Two ascending lists as one. */
+function merge(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i] <= b[j] ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
 }
 
 /** Applies one derived file inside the write transaction; false when another process already did. */
@@ -226,63 +252,86 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
   if (file?.sha256 === d.sha256) return false;
   if (d.entries >= SLOT) throw new Error(`${d.path} has more than ${SLOT} entries`);
   let fid: number;
-  let stored: { entries: number; flags: number[]; terms: number[][] } | null = null;
+  let stored: { entries: number; flags: number[]; terms: TermsBlob } | null = null;
   if (file) {
     fid = file.file_id;
-    const r = s.oldRow.get(fid) as { entries: number; dir: string; terms: Buffer };
-    stored = {
-      entries: r.entries,
-      flags: (JSON.parse(r.dir) as DirColumns).flags,
-      terms: decodeTerms(r.terms, r.entries),
-    };
+    if (old && old.fid === fid && old.sha256 === file.sha256) stored = old;
+    else {
+      // Another process rewrote the row since it was read: its postings are those of this row.
+      const r = s.oldRow.get(fid) as { entries: number; dir: string; terms: Buffer };
+      stored = {
+        entries: r.entries,
+        flags: (JSON.parse(r.dir) as DirColumns).flags,
+        terms: new TermsBlob(r.terms, r.entries),
+      };
+    }
   } else {
     fid = Number(s.putFile.run(null, d.path, '', 0, '{}', '{}', Buffer.alloc(0), Buffer.alloc(0)).lastInsertRowid);
   }
   const hashes = Buffer.from(d.hashes.buffer, d.hashes.byteOffset, d.hashes.byteLength);
-  const perDoc: number[][] = [];
+  const global = d.vocab.map((t) => terms.idOf(t));
+  const out = new TermsWriter(d.entries);
+  const flags = d.dir.flags;
   for (let p = 0; p < d.entries; p++) {
+    const active = flags[p] === ACTIVE;
+    const how = d.reuse[p];
+    const o = p * HASH_BYTES;
     let ids: number[] = [];
-    const active = d.dir.flags[p] === ACTIVE;
-    if (d.reuse[p]) {
-      const key = hashes.toString('hex', p * HASH_BYTES + H_TEXT, p * HASH_BYTES + H_TEXT + 8);
-      const at = old?.byText.get(key);
-      if (old === null || at === undefined) throw new Error(`no stored entry has the text of ${d.path}#${p}`);
+    if (how) {
+      if (old === null) throw new Error(`no stored entry has the text of ${d.path}#${p}`);
+      // Most entries of a changed file are where they were, with the same text.
+      const here = p < old.entries && hashes.compare(old.hashes, o + H_TEXT, o + H_TEXT + 8, o + H_TEXT, o + H_TEXT + 8) === 0;
+      const at = here ? p : old.byText.get(hashes.toString('hex', o + H_TEXT, o + H_TEXT + 8));
+      if (at === undefined) throw new Error(`no stored entry has the text of ${d.path}#${p}`);
+      const from = at * HASH_BYTES;
       // Exact and title hashes (12 bytes), and the entry hash when its inputs are the same.
-      old.hashes.copy(hashes, p * HASH_BYTES + H_EXACT, at * HASH_BYTES + H_EXACT, at * HASH_BYTES + H_EXACT + 12);
-      if (d.reuse[p] === 2) {
-        old.hashes.copy(hashes, p * HASH_BYTES + H_ENTRY, at * HASH_BYTES + H_ENTRY, at * HASH_BYTES + H_ENTRY + 8);
+      old.hashes.copy(hashes, o + H_EXACT, from + H_EXACT, from + H_EXACT + 12);
+      if (how === 2) old.hashes.copy(hashes, o + H_ENTRY, from + H_ENTRY, from + H_ENTRY + 8);
+      if (here && stored === old && old.flags[p] === flags[p]) {
+        // The same entry at the same key: its postings stay as they are.
+        if (active) out.raw(old.terms.raw(p));
+        else out.ids([]);
+        continue;
       }
-      if (active) ids = old.terms[at] ?? [];
+      if (active) ids = old.terms.ids(at);
     } else if (active) {
-      const seen = new Set<number>();
-      for (let k = d.offsets[p]; k < d.offsets[p + 1]; k++) seen.add(terms.idOf(d.vocab[d.termIdx[k]]));
-      ids = [...seen].sort((a, b) => a - b);
+      // A document's keys are distinct (see `docKeys`).
+      const end = d.offsets[p + 1];
+      for (let k = d.offsets[p]; k < end; k++) ids.push(global[d.termIdx[k]]);
+      ids.sort((a, b) => a - b);
     }
-    perDoc.push(ids);
+    out.ids(ids);
     const key = fid * SLOT + p;
-    const before = stored && p < stored.entries && stored.flags[p] === ACTIVE ? (stored.terms[p] ?? []) : null;
+    const before = stored && p < stored.entries && stored.flags[p] === ACTIVE ? stored.terms.ids(p) : null;
     delta.active += (active ? 1 : 0) - (before ? 1 : 0);
-    if (before && active && sameList(before, ids)) continue;
-    if (before) for (const id of before) delta.removed(id, fid * SLOT + p);
-    if (active) for (const id of ids) delta.added(id, key);
+    if (!before) {
+      if (active) for (const id of ids) delta.added(id, key);
+      continue;
+    }
+    if (!active) {
+      for (const id of before) delta.removed(id, key);
+      continue;
+    }
+    // The same key before and after: only the difference of two ascending lists moves.
+    let i = 0;
+    let j = 0;
+    while (i < before.length || j < ids.length) {
+      if (j >= ids.length || (i < before.length && before[i] < ids[j])) delta.removed(before[i++], key);
+      else if (i >= before.length || ids[j] < before[i]) delta.added(ids[j++], key);
+      else {
+        i++;
+        j++;
+      }
+    }
   }
   if (stored) {
     for (let p = d.entries; p < stored.entries; p++) {
       if (stored.flags[p] !== ACTIVE) continue;
       delta.active -= 1;
-      for (const id of stored.terms[p] ?? []) delta.removed(id, fid * SLOT + p);
+      for (const id of stored.terms.ids(p)) delta.removed(id, fid * SLOT + p);
     }
   }
-  s.putFile.run(
-    fid,
-    d.path,
-    d.sha256,
-    d.entries,
-    JSON.stringify(d.dir),
-    JSON.stringify(d.body),
-    hashes,
-    encodeTerms(perDoc),
-  );
+  s.putFile.run(fid, d.path, d.sha256, d.entries, JSON.stringify(d.dir), JSON.stringify(d.body), hashes, out.bytes());
   return true;
 }
 
@@ -343,8 +392,8 @@ function applyAll(
 
 /** What the stored row of a file to re-derive lends its entries whose text did not change. */
 function oldFile(store: DerivedStore, fid: number): { old: OldFile; known: [string, string][] } | null {
-  const r = store.prepare('SELECT entries, dir, hashes, terms FROM match_files WHERE file_id = ?').get(fid) as
-    | { entries: number; dir: string; hashes: Buffer; terms: Buffer }
+  const r = store.prepare('SELECT sha256, entries, dir, hashes, terms FROM match_files WHERE file_id = ?').get(fid) as
+    | { sha256: string; entries: number; dir: string; hashes: Buffer; terms: Buffer }
     | undefined;
   if (!r || r.hashes.length !== r.entries * HASH_BYTES) return null;
   const dir = JSON.parse(r.dir) as DirColumns;
@@ -356,7 +405,16 @@ function oldFile(store: DerivedStore, fid: number): { old: OldFile; known: [stri
     byText.set(key, p);
     known.push([key, `${dir.status[p]}\u0000${dir.by[p] || ''}`]);
   }
-  return { old: { hashes: r.hashes, terms: decodeTerms(r.terms, r.entries), byText }, known };
+  const old: OldFile = {
+    fid,
+    sha256: r.sha256,
+    entries: r.entries,
+    flags: dir.flags,
+    hashes: r.hashes,
+    terms: new TermsBlob(r.terms, r.entries),
+    byText,
+  };
+  return { old, known };
 }
 
 export interface MatchStoreResult {

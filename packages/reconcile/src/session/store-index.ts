@@ -13,7 +13,6 @@ import {
   ACTIVE,
   type BodyColumns,
   type DirColumns,
-  decode,
   type FileRow,
   H_CHECK,
   H_ENTRY,
@@ -92,10 +91,13 @@ export class StoreIndex implements MatchIndex {
   private readonly sup: (string[] | 0)[];
   private readonly by: (string | 0)[];
   private readonly ref: (string | 0)[];
+  /** Per document: the rank of its file. */
+  private readonly rankAt: Uint32Array;
   private readonly byIdAll = new Map<string, number>();
   /** Documents whose successor was resolved to another id than their file says (their entry hash moves). */
   private readonly relinked = new Set<number>();
   private exactMap: Map<number, number[]> | null = null;
+  private retiredMap: Map<number, number[]> | null = null;
   private titleMap: Map<number, number[]> | null = null;
   private linkMap: Map<string, number[]> | null = null;
 
@@ -114,6 +116,7 @@ export class StoreIndex implements MatchIndex {
     this.ids = new Array(total);
     this.flags = new Uint8Array(total);
     this.status = new Array(total);
+    this.rankAt = new Uint32Array(total);
     this.sup = new Array(total);
     this.by = new Array(total);
     this.ref = new Array(total);
@@ -126,6 +129,7 @@ export class StoreIndex implements MatchIndex {
         this.ids[base + p] = d.id[p];
         this.flags[base + p] = d.flags[p];
         this.status[base + p] = d.status[p];
+        this.rankAt[base + p] = rank;
         this.sup[base + p] = d.sup[p];
         this.by[base + p] = d.by[p];
         this.ref[base + p] = d.ref[p];
@@ -194,34 +198,45 @@ export class StoreIndex implements MatchIndex {
     return this.store.db.open && this.readGeneration() === this.generation;
   }
 
-  private order(key: number): number {
-    return (this.numbering.baseOf.get(Math.floor(key / SLOT)) as number) + (key % SLOT);
-  }
-
-  /** The file (by rank) holding document `i`: the last base not above it. */
-  private rankOf(i: number): number {
-    const { bases } = this.numbering;
-    let lo = 0;
-    let hi = bases.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (bases[mid] <= i) lo = mid;
-      else hi = mid - 1;
+  /** A postings blob as document numbers, ascending (store keys are in file-id order, numbers in corpus order). */
+  private ordered(buf: Uint8Array): number[] {
+    const out: number[] = [];
+    let prev = 0;
+    let v = 0;
+    let scale = 1;
+    let fid = -1;
+    let base = 0;
+    let sorted = true;
+    let last = -1;
+    for (let i = 0; i < buf.length; i++) {
+      const b = buf[i];
+      v += (b & 127) * scale;
+      if (b & 128) {
+        scale *= 128;
+        continue;
+      }
+      prev += v;
+      v = 0;
+      scale = 1;
+      const f = Math.floor(prev / SLOT);
+      if (f !== fid) {
+        fid = f;
+        base = this.numbering.baseOf.get(f) as number;
+      }
+      const n = base + (prev - f * SLOT);
+      if (n < last) sorted = false;
+      last = n;
+      out.push(n);
     }
-    return lo;
+    return sorted ? out : out.sort((a, b) => a - b);
   }
 
   private fileOf(i: number): LoadedFile {
-    return this.files[this.rankOf(i)];
+    return this.files[this.rankAt[i]];
   }
 
   private storeOf(i: number): 'spec' | 'knowhow' {
     return this.fileOf(i).path.startsWith('specs/') ? 'spec' : 'knowhow';
-  }
-
-  private hashAt(i: number, at: number, bytes: number): number {
-    const f = this.fileOf(i);
-    return f.hashes.readUIntBE((i - f.base) * HASH_BYTES + at, bytes);
   }
 
   private hexAt(i: number, at: number): string {
@@ -311,21 +326,25 @@ export class StoreIndex implements MatchIndex {
     let list = this.lists.get(key);
     if (!list) {
       const row = this.store.prepare('SELECT docs FROM match_terms WHERE term = ?').get(key) as { docs: Buffer };
-      list = decode(row.docs, (k) => this.order(k)).sort((a, b) => a - b);
+      list = this.ordered(row.docs);
       this.lists.set(key, list);
     }
     return list;
   }
 
+  /** Documents with `flag` by one of their 6-byte lookup hashes, in corpus order. */
   private hashMap(at: number, flag: number): Map<number, number[]> {
     const map = new Map<number, number[]>();
-    for (let i = 0; i < this.flags.length; i++) {
-      if (!(this.flags[i] & flag)) continue;
-      const h = this.hashAt(i, at, 6);
-      if (h === 0) continue;
-      const list = map.get(h);
-      if (list) list.push(i);
-      else map.set(h, [i]);
+    for (const f of this.files) {
+      for (let p = 0; p < f.entries; p++) {
+        const i = f.base + p;
+        if (!(this.flags[i] & flag)) continue;
+        const h = f.hashes.readUIntBE(p * HASH_BYTES + at, 6);
+        if (h === 0) continue;
+        const list = map.get(h);
+        if (list) list.push(i);
+        else map.set(h, [i]);
+      }
     }
     return map;
   }
@@ -425,10 +444,9 @@ export class StoreIndex implements MatchIndex {
   retired(key: string): MatchableEntry | undefined {
     const cut = key.indexOf('\u0000');
     const [storeName, exact] = [key.slice(0, cut), key.slice(cut + 1)];
-    const h = keyHash(key);
+    this.retiredMap ??= this.hashMap(H_EXACT, RETIRED);
     let last: MatchableEntry | undefined;
-    for (let i = 0; i < this.flags.length; i++) {
-      if (!(this.flags[i] & RETIRED) || this.hashAt(i, H_EXACT, 6) !== h) continue;
+    for (const i of this.retiredMap.get(keyHash(key)) ?? []) {
       const e = this.entryAt(i);
       if (e.store === storeName && exactKey(e.content) === exact) last = e; // the last one wins, as in a Map
     }
