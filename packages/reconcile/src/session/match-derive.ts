@@ -1,5 +1,5 @@
 import { type Issue, sha256 } from '@maestro/core';
-import { type KnowledgeEntry, knowhowEntry, parseKnowhowFile, parseSpecFile, specFileEntries } from '@maestro/spec';
+import { type KnowledgeEntry, knowhowEntry, parseKnowhowFile, streamSpecEntries } from '@maestro/spec';
 import { docKeys, isIndexed, isRetired } from '../matcher/corpus-index.js';
 import { exactKey, matchNormalize } from '../matcher/text.js';
 import { entryHash } from '../receipt/revalidate.js';
@@ -22,7 +22,11 @@ import {
 export function parseCorpusFile(path: string, text: string): KnowledgeEntry[] {
   const issues: Issue[] = [];
   const issueFile = `.workflow/${path}`;
-  if (path.startsWith('specs/')) return specFileEntries(parseSpecFile(text, issueFile).value, path, issueFile, issues);
+  if (path.startsWith('specs/')) {
+    const entries: KnowledgeEntry[] = [];
+    streamSpecEntries(text, path, issues, entries);
+    return entries;
+  }
   return [knowhowEntry(parseKnowhowFile(text, issueFile).value, path, issues)];
 }
 
