@@ -28,7 +28,7 @@ export const MATCH_SECTION: SectionSpec = {
     // - dir: JSON of the entries' identity columns (`DirColumns`), read by every command;
     // - body: JSON of the columns only a scored or looked-up entry needs (`BodyColumns`);
     // - hashes: `HASH_BYTES` per entry (see `HashCols`);
-    // - terms: per entry, its retrieval keys as sorted term ids (count, then delta varints).
+    // - terms: per entry, its retrieval keys as term ids (count, then the ids, varints).
     `CREATE TABLE match_files (
        file_id INTEGER PRIMARY KEY,
        path TEXT NOT NULL UNIQUE,
@@ -210,7 +210,7 @@ export class TermsBlob {
   raw(d: number): Uint8Array {
     return this.buf.subarray(this.starts[d], this.starts[d + 1]);
   }
-  /** Entry `d`'s term ids, ascending. */
+  /** Entry `d`'s term ids, in the order they were written. */
   ids(d: number): number[] {
     const buf = this.buf;
     let i = this.starts[d];
@@ -226,11 +226,7 @@ export class TermsBlob {
     };
     const n = next();
     const out: number[] = new Array(n);
-    let prev = 0;
-    for (let k = 0; k < n; k++) {
-      prev += next();
-      out[k] = prev;
-    }
+    for (let k = 0; k < n; k++) out[k] = next();
     return out;
   }
 }
@@ -243,11 +239,7 @@ export class TermsWriter {
   }
   ids(list: readonly number[]): void {
     this.out.put(list.length);
-    let prev = 0;
-    for (const n of list) {
-      this.out.put(n - prev);
-      prev = n;
-    }
+    for (const n of list) this.out.put(n);
   }
   raw(bytes: Uint8Array): void {
     this.out.append(bytes);
@@ -257,7 +249,7 @@ export class TermsWriter {
   }
 }
 
-/** Decodes a terms blob into one sorted id list per entry. */
+/** Decodes a terms blob into one id list per entry. */
 export function decodeTerms(buf: Uint8Array, entries: number): number[][] {
   const blob = new TermsBlob(buf, entries);
   const out: number[][] = [];

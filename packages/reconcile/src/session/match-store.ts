@@ -91,7 +91,7 @@ function bytesOf(layout: WorkflowLayout, job: DeriveJob): Uint8Array | null {
 
 /**
  * Derives the changed files, on two threads when there is much to do (the largest files to a
- * worker, by size, until it holds about half the bytes). Null when a file changed since it was
+ * worker, by size, until it holds a little over half the bytes). Null when a file changed since it was
  * fingerprinted.
  */
 async function deriveAll(layout: WorkflowLayout, jobs: DeriveJob[]): Promise<DerivedFile[] | null> {
@@ -118,7 +118,8 @@ async function deriveAll(layout: WorkflowLayout, jobs: DeriveJob[]): Promise<Der
   let mineBytes = 0;
   for (const j of bySize) {
     const n = (j.bytes as Uint8Array).length;
-    if (awayBytes <= mineBytes) {
+    // The worker takes a little more: this thread also writes the rows once both are done.
+    if (awayBytes <= mineBytes * 1.25) {
       away.push(j);
       awayBytes += n;
     } else {
@@ -298,7 +299,6 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
       // A document's keys are distinct (see `docKeys`).
       const end = d.offsets[p + 1];
       for (let k = d.offsets[p]; k < end; k++) ids.push(global[d.termIdx[k]]);
-      ids.sort((a, b) => a - b);
     }
     out.ids(ids);
     const key = fid * SLOT + p;
@@ -312,7 +312,9 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
       for (const id of before) delta.removed(id, key);
       continue;
     }
-    // The same key before and after: only the difference of two ascending lists moves.
+    // The same key before and after: only the difference of the two sets moves.
+    before.sort((a, b) => a - b);
+    ids = [...ids].sort((a, b) => a - b);
     let i = 0;
     let j = 0;
     while (i < before.length || j < ids.length) {
