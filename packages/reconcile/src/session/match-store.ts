@@ -216,8 +216,12 @@ class PostingsDelta {
   }
   apply(s: Stmts, terms: Terms) {
     const touched = new Set<number>();
-    this.add.forEach((_, id) => touched.add(id));
-    this.remove.forEach((_, id) => touched.add(id));
+    this.add.forEach((_, id) => {
+      touched.add(id);
+    });
+    this.remove.forEach((_, id) => {
+      touched.add(id);
+    });
     for (const id of touched) {
       const more = this.add[id];
       more?.sort((a, b) => a - b);
@@ -281,7 +285,8 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
     if (how) {
       if (old === null) throw new Error(`no stored entry has the text of ${d.path}#${p}`);
       // Most entries of a changed file are where they were, with the same text.
-      const here = p < old.entries && hashes.compare(old.hashes, o + H_TEXT, o + H_TEXT + 8, o + H_TEXT, o + H_TEXT + 8) === 0;
+      const here =
+        p < old.entries && hashes.compare(old.hashes, o + H_TEXT, o + H_TEXT + 8, o + H_TEXT, o + H_TEXT + 8) === 0;
       const at = here ? p : old.byText.get(hashes.toString('hex', o + H_TEXT, o + H_TEXT + 8));
       if (at === undefined) throw new Error(`no stored entry has the text of ${d.path}#${p}`);
       const from = at * HASH_BYTES;
