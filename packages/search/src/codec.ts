@@ -14,14 +14,19 @@ import type { IndexDoc, SearchIndex } from './model.js';
  * order) with `termOffsets` (u32 byte offsets; a query binary-searches the bytes, so opening
  * creates no string per term), `termStart` (u32, cumulative posting counts), `termByte` (u32, where each term's postings start
  * in `postings`), `lengths` (u32 × 4), `flags` (u8), `dateDays` (f64), `recordIndex` (u32 × 2),
- * `textIndex` (u32 × 3: block, offset, length) and `textBlocks` (u32 × 3: offset, compressed
- * length, raw length). The rest is read only where a query needs it:
+ * `textIndex` (u32 × 4 per document: block, offset, length, crc32; see below) and `textBlocks`
+ * (u32 × 3: offset, compressed length, raw length). The rest is read only where a query needs it:
  * - `postings`: per term, per document in increasing order, a varint document delta, a byte whose
  *   low 4 bits say which fields have the term, and those fields' frequencies (one byte each). A
  *   query decodes only its own terms' postings.
  * - `records`: one JSON tuple per document, read and parsed when that document is shown or compared.
- * - `text`: the indexed bodies, UTF-8, concatenated in document order and cut into blocks of about
- *   `TEXT_BLOCK_BYTES`, each deflated on its own, so a shown body costs one block's inflate.
+ * - `text`: the indexed bodies that are not found verbatim in their corpus file, UTF-8,
+ *   concatenated in document order and cut into blocks of about `TEXT_BLOCK_BYTES`, each deflated
+ *   on its own, so a shown body costs one block's inflate. A body found verbatim in its file (the
+ *   usual case) is not stored at all: its `textIndex` block is `IN_FILE` and offset and length are
+ *   the bytes of the document's file (`record.file`, relative to `.workflow/`) that hold it, with
+ *   their crc32; it is read back from the file, after checking the file's size and mtime against
+ *   the manifest and the bytes against the crc32 (any mismatch is a `CorruptIndexError`: rebuild).
  * Typed arrays are little-endian, as written on every platform Node supports.
  */
 export const MAGIC = 'MSIX';
@@ -40,6 +45,11 @@ export const TABLES = [
 export const LAZY = ['postings', 'records', 'text'] as const;
 export const SECTIONS = [...TABLES, ...LAZY] as const;
 export type SectionName = (typeof SECTIONS)[number];
+
+/** `textIndex` block of a body read back from its corpus file rather than stored. */
+export const IN_FILE = 0xffffffff;
+/** u32 per document in `textIndex`: block (or `IN_FILE`), offset, byte length, crc32 (`IN_FILE` only). */
+export const TEXT_INDEX_WIDTH = 4;
 
 /** Raw bytes of body text per compressed block (a block holds whole documents, at least one). */
 export const TEXT_BLOCK_BYTES = 16 * 1024;
@@ -142,7 +152,10 @@ const DEFLATE = { level: 1 } as const;
 
 /** The bodies cut into blocks and deflated: what the `text`, `textIndex` and `textBlocks` sections hold. */
 export interface TextBlocks {
-  /** Per document: block, offset in the inflated block, byte length. */
+  /**
+   * Per document (`TEXT_INDEX_WIDTH` u32): block, offset in the inflated block, byte length, 0;
+   * or `IN_FILE`, byte offset in the document's file, byte length, crc32 of those bytes.
+   */
   index: Uint32Array;
   /** The deflated blocks, in order. */
   blocks: Buffer[];
@@ -176,7 +189,7 @@ export class TextBuilder {
   private size = 0;
 
   constructor(docs: number) {
-    this.index = new Uint32Array(docs * 3);
+    this.index = new Uint32Array(docs * TEXT_INDEX_WIDTH);
   }
 
   /** Ends the current block (if it has anything). */
@@ -191,23 +204,39 @@ export class TextBuilder {
   }
 
   add(d: number, body: string): void {
+    this.addBytes(d, Buffer.from(body, 'utf8'));
+  }
+
+  /** Stores a body given as its UTF-8 bytes. */
+  addBytes(d: number, b: Buffer): void {
     if (this.size >= TEXT_BLOCK_BYTES) this.flush();
-    const b = Buffer.from(body, 'utf8');
-    this.index[d * 3] = this.blocks.length;
-    this.index[d * 3 + 1] = this.size;
-    this.index[d * 3 + 2] = b.length;
+    const w = d * TEXT_INDEX_WIDTH;
+    this.index[w] = this.blocks.length;
+    this.index[w + 1] = this.size;
+    this.index[w + 2] = b.length;
+    this.index[w + 3] = 0;
     this.parts.push(b);
     this.size += b.length;
+  }
+
+  /** Records a body that is `length` bytes at `offset` of the document's own file (not stored). */
+  inFile(d: number, offset: number, length: number, crc: number): void {
+    const w = d * TEXT_INDEX_WIDTH;
+    this.index[w] = IN_FILE;
+    this.index[w + 1] = offset;
+    this.index[w + 2] = length;
+    this.index[w + 3] = crc;
   }
 
   /** Appends whole blocks of another index for documents `first ..` (`index` relative to `copy.blocks`). */
   copy(first: number, copy: TextBlocks): void {
     this.flush();
     const base = this.blocks.length;
-    for (let i = 0; i < copy.index.length / 3; i++) {
-      this.index[(first + i) * 3] = base + copy.index[i * 3];
-      this.index[(first + i) * 3 + 1] = copy.index[i * 3 + 1];
-      this.index[(first + i) * 3 + 2] = copy.index[i * 3 + 2];
+    const W = TEXT_INDEX_WIDTH;
+    for (let i = 0; i < copy.index.length / W; i++) {
+      const block = copy.index[i * W];
+      this.index[(first + i) * W] = block === IN_FILE ? IN_FILE : base + block;
+      for (let k = 1; k < W; k++) this.index[(first + i) * W + k] = copy.index[i * W + k];
     }
     for (const b of copy.blocks) this.blocks.push(b);
     for (const r of copy.rawLengths) this.rawLengths.push(r);
@@ -276,7 +305,7 @@ export function encodeIndex(index: SearchIndex, buildId: string, text?: TextBloc
   const n = index.size;
   const records = blob(Array.from({ length: n }, (_, d) => JSON.stringify(toTuple(index.doc(d)))));
   const t = text ?? compressBodiesSync(Array.from({ length: n }, (_, d) => index.body(d)));
-  if (t.index.length !== n * 3) throw new Error('the compressed bodies do not belong to this index');
+  if (t.index.length !== n * TEXT_INDEX_WIDTH) throw new Error('the compressed bodies do not belong to this index');
   const blockTable = new Uint32Array(t.blocks.length * 3);
   let textBytes = 0;
   t.blocks.forEach((b, i) => {

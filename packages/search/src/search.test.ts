@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixedRuntime } from '@maestro/core';
 import { workflowLayout } from '@maestro/fs';
@@ -101,7 +101,6 @@ describe('damage found while ranking', () => {
   it.each([
     ['records', /record \d+ is not valid JSON/],
     ['postings', /the postings of term \d+ are damaged/],
-    ['text', /text block \d+ does not inflate/],
   ])('rebuilds once when a lazily read section (%s) is damaged', async (section, why) => {
     const t = setup();
     const good = await t.run('retry backoff', { recordExposure: false });
@@ -116,5 +115,34 @@ describe('damage found while ranking', () => {
     expect(r.index.status).toBe('rebuilt');
     expect(r.warnings.join('\n')).toMatch(new RegExp(`unreadable \\(${why.source}.*\\); rebuilt it`));
     expect((await t.run('retry backoff', { recordExposure: false })).index.status).toBe('fresh');
+  });
+});
+
+describe('bodies read back from the corpus files', () => {
+  it('stores no body that its file holds verbatim', async () => {
+    const t = setup();
+    await t.run('retry backoff', { recordExposure: false });
+    const bin = readFileSync(join(t.layout.index, 'search/index.bin'));
+    expect(bin.includes('exponential backoff')).toBe(false);
+    expect(bin.includes('thundering herds')).toBe(false);
+  });
+
+  it('rebuilds when a file changed in place under an unchanged size and mtime', async () => {
+    const t = setup();
+    const good = await t.run('retry backoff', { recordExposure: false });
+    expect(good.results[0].snippet).toContain('exponential backoff');
+    const abs = join(t.layout.workflow, 'specs/coding.md');
+    const st = statSync(abs);
+    writeFileSync(abs, readFileSync(abs, 'utf8').replace('exponential backoff', 'exponential BACKOFF'));
+    utimesSync(abs, st.atime, st.mtime);
+    expect(statSync(abs)).toMatchObject({ size: st.size, mtimeMs: st.mtimeMs });
+    // As a new process would: not the index this one built and keeps in memory, the one on disk.
+    const bin = join(t.layout.index, 'search/index.bin');
+    utimesSync(bin, new Date(), new Date(Date.now() + 5000));
+    const r = await t.run('retry backoff', { recordExposure: false });
+    expect(r.index.status).toBe('rebuilt');
+    expect(r.warnings.join('\n')).toMatch(/specs\/coding\.md changed after it was indexed\); rebuilt it/);
+    expect(r.results.map((h) => h.id)).toEqual(good.results.map((h) => h.id));
+    expect(r.results[0].snippet).toContain('exponential BACKOFF');
   });
 });
