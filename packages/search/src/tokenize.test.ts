@@ -1,6 +1,6 @@
+import { TERM_MAX } from '@maestro/core';
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from './query.js';
-import { TERM_MAX } from '@maestro/core';
 import {
   analyzeDocument,
   containsSequence,
