@@ -1,7 +1,7 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { createHash } from 'node:crypto';
 import { type ForwardDoc, fieldTexts, type TermTable, tokenizeFields } from './build.js';
 import type { IndexDoc } from './model.js';
 
