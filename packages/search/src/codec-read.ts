@@ -9,7 +9,7 @@ import {
   type Header,
   IN_FILE,
   MAGIC,
-  RECORD_READS_BEFORE_BULK,
+  RECORD_BLOCK_CACHE,
   SECTIONS,
   type SectionName,
   TABLES,
@@ -148,6 +148,7 @@ interface Tables {
   recordIndex: Uint32Array;
   textIndex: Uint32Array;
   textBlocks: Uint32Array;
+  recordBlocks: Uint32Array;
 }
 
 /** Reads the table sections (one read) and views them in place. */
@@ -169,6 +170,7 @@ function readTables(src: Source, h: Header): Tables {
     recordIndex: u32('recordIndex'),
     textIndex: u32('textIndex'),
     textBlocks: u32('textBlocks'),
+    recordBlocks: u32('recordBlocks'),
   };
 }
 
@@ -199,11 +201,19 @@ function checkTables(t: Tables, h: Header): void {
     t.lengths.length / 4,
     t.flags.length,
     t.dateDays.length,
-    t.recordIndex.length / 2,
+    t.recordIndex.length / TEXT_INDEX_WIDTH,
     t.textIndex.length / TEXT_INDEX_WIDTH,
   ];
   if (perDoc.some((x) => x !== n)) throw new CorruptIndexError('the document tables do not match the document count');
   if (t.textBlocks.length !== h.blocks * 3) throw new CorruptIndexError('the text block table is truncated');
+  if (!(h.record_blocks >= 0) || t.recordBlocks.length !== h.record_blocks * 3) {
+    throw new CorruptIndexError('the record block table is truncated');
+  }
+  for (let b = 0; b < h.record_blocks; b++) {
+    if (t.recordBlocks[b * 3] + t.recordBlocks[b * 3 + 1] > h.sections.records[1]) {
+      throw new CorruptIndexError('section records is truncated');
+    }
+  }
   // Each document's record and text offsets are checked when it is first read (`doc`, `body`).
   for (let b = 0; b < h.blocks; b++) {
     if (t.textBlocks[b * 3] + t.textBlocks[b * 3 + 1] > h.sections.text[1]) {
@@ -248,6 +258,19 @@ function decodeTerm(src: Source, h: Header, tables: Tables, t: number, postDoc: 
   if (at !== buf.length) throw bad();
 }
 
+/** `load(b)` through a small LRU cache (a Map's order is its recency order). */
+function cachedBlock(cache: Map<number, Buffer>, max: number, b: number, load: () => Buffer): Buffer {
+  let raw = cache.get(b);
+  if (raw) {
+    cache.delete(b); // re-inserted below
+  } else {
+    raw = load();
+    if (cache.size >= max) cache.delete(cache.keys().next().value as number);
+  }
+  cache.set(b, raw);
+  return raw;
+}
+
 function openIndex(src: Source, corpus: CorpusFiles | null): { index: SearchIndex; buildId: string } {
   const h = readHeader(src);
   const tables = readTables(src, h);
@@ -273,18 +296,30 @@ function openIndex(src: Source, corpus: CorpusFiles | null): { index: SearchInde
     }
     return -1;
   };
-  let records: Buffer | null = null;
-  let recordReads = 0;
+  const recordBlocks = new Map<number, Buffer>();
   const recordText = (d: number): string => {
-    const off = tables.recordIndex[d * 2];
-    const len = tables.recordIndex[d * 2 + 1];
-    if (off + len > h.sections.records[1]) throw new CorruptIndexError('section records is truncated');
-    if (!records && ++recordReads > RECORD_READS_BEFORE_BULK) {
-      records = src.read(h.sections.records[0], h.sections.records[1]);
+    const b = tables.recordIndex[d * TEXT_INDEX_WIDTH];
+    const off = tables.recordIndex[d * TEXT_INDEX_WIDTH + 1];
+    const len = tables.recordIndex[d * TEXT_INDEX_WIDTH + 2];
+    if (b >= h.record_blocks || off + len > tables.recordBlocks[b * 3 + 2]) {
+      throw new CorruptIndexError('section records is truncated');
     }
-    return records
-      ? records.toString('utf8', off, off + len)
-      : src.read(h.sections.records[0] + off, len).toString('utf8');
+    const raw = cachedBlock(recordBlocks, RECORD_BLOCK_CACHE, b, () =>
+      inflated('record', b, h.sections.records[0], tables.recordBlocks),
+    );
+    return raw.toString('utf8', off, off + len);
+  };
+  /** Block `b` of a section of deflated blocks, inflated and checked against its table row. */
+  const inflated = (what: string, b: number, sectionStart: number, table: Uint32Array): Buffer => {
+    const packed = src.read(sectionStart + table[b * 3], table[b * 3 + 1]);
+    let raw: Buffer;
+    try {
+      raw = inflateRawSync(packed);
+    } catch (err) {
+      throw new CorruptIndexError(`${what} block ${b} does not inflate (${(err as Error).message})`);
+    }
+    if (raw.length !== table[b * 3 + 2]) throw new CorruptIndexError(`${what} block ${b} has the wrong size`);
+    return raw;
   };
   const cache: (IndexDoc | undefined)[] = new Array(n);
   const doc = (d: number) => {
@@ -302,24 +337,8 @@ function openIndex(src: Source, corpus: CorpusFiles | null): { index: SearchInde
     return v;
   };
   const blocks = new Map<number, Buffer>();
-  const block = (b: number): Buffer => {
-    let raw = blocks.get(b);
-    if (raw) {
-      blocks.delete(b); // re-inserted below: the map's order is the recency order
-    } else {
-      const packed = src.read(h.sections.text[0] + tables.textBlocks[b * 3], tables.textBlocks[b * 3 + 1]);
-      try {
-        raw = inflateRawSync(packed);
-      } catch (err) {
-        throw new CorruptIndexError(`text block ${b} does not inflate (${(err as Error).message})`);
-      }
-      if (raw.length !== tables.textBlocks[b * 3 + 2])
-        throw new CorruptIndexError(`text block ${b} has the wrong size`);
-      if (blocks.size >= BLOCK_CACHE) blocks.delete(blocks.keys().next().value as number);
-    }
-    blocks.set(b, raw);
-    return raw;
-  };
+  const block = (b: number): Buffer =>
+    cachedBlock(blocks, BLOCK_CACHE, b, () => inflated('text', b, h.sections.text[0], tables.textBlocks));
   const W = TEXT_INDEX_WIDTH;
   const body = (d: number) => {
     const b = tables.textIndex[d * W];

@@ -13,13 +13,16 @@ import type { IndexDoc, SearchIndex } from './model.js';
  * is opened (a few bytes per term and per document): `terms` (UTF-8, concatenated in code-unit
  * order) with `termOffsets` (u32 byte offsets; a query binary-searches the bytes, so opening
  * creates no string per term), `termStart` (u32, cumulative posting counts), `termByte` (u32, where each term's postings start
- * in `postings`), `lengths` (u32 × 4), `flags` (u8), `dateDays` (f64), `recordIndex` (u32 × 2),
+ * in `postings`), `lengths` (u32 × 4), `flags` (u8), `dateDays` (f64), `recordIndex` (u32 × 4: block, offset, length, 0),
  * `textIndex` (u32 × 4 per document: block, offset, length, crc32; see below) and `textBlocks`
- * (u32 × 3: offset, compressed length, raw length). The rest is read only where a query needs it:
+ * (u32 × 3: offset, compressed length, raw length), and `recordBlocks` (the same for `records`).
+ * The rest is read only where a query needs it:
  * - `postings`: per term, per document in increasing order, a varint document delta, a byte whose
  *   low 4 bits say which fields have the term, and those fields' frequencies (one byte each). A
  *   query decodes only its own terms' postings.
- * - `records`: one JSON tuple per document, read and parsed when that document is shown or compared.
+ * - `records`: one JSON tuple per document, in document order, cut into blocks of about
+ *   `TEXT_BLOCK_BYTES` each deflated on its own (as `text`); a block is inflated and a tuple
+ *   parsed when that document is shown, compared or faceted.
  * - `text`: the indexed bodies that are not found verbatim in their corpus file, UTF-8,
  *   concatenated in document order and cut into blocks of about `TEXT_BLOCK_BYTES`, each deflated
  *   on its own, so a shown body costs one block's inflate. A body found verbatim in its file (the
@@ -41,6 +44,7 @@ export const TABLES = [
   'recordIndex',
   'textIndex',
   'textBlocks',
+  'recordBlocks',
 ] as const;
 export const LAZY = ['postings', 'records', 'text'] as const;
 export const SECTIONS = [...TABLES, ...LAZY] as const;
@@ -55,8 +59,8 @@ export const TEXT_INDEX_WIDTH = 4;
 export const TEXT_BLOCK_BYTES = 16 * 1024;
 /** Inflated blocks kept per open index (a page of results touches a few dozen at most). */
 export const BLOCK_CACHE = 32;
-/** After this many single-record reads, the whole `records` section is read at once (facet scans). */
-export const RECORD_READS_BEFORE_BULK = 256;
+/** Inflated record blocks kept per open index (a facet scan reads them in order, each once). */
+export const RECORD_BLOCK_CACHE = 64;
 
 export interface Header {
   format: number;
@@ -67,6 +71,7 @@ export interface Header {
   terms: number;
   postings: number;
   blocks: number;
+  record_blocks: number;
   sections: Record<SectionName, [number, number]>;
 }
 
@@ -303,17 +308,11 @@ function encodePostings(index: SearchIndex): { termByte: Uint32Array; data: Uint
 /** Serialises an index; `text` is the bodies already compressed (`compressBodiesSync`), else they are compressed here. */
 export function encodeIndex(index: SearchIndex, buildId: string, text?: TextBlocks): Buffer {
   const n = index.size;
-  const records = blob(Array.from({ length: n }, (_, d) => JSON.stringify(toTuple(index.doc(d)))));
+  const recordText = new TextBuilder(n);
+  for (let d = 0; d < n; d++) recordText.add(d, JSON.stringify(toTuple(index.doc(d))));
+  const records = recordText.finish();
   const t = text ?? compressBodiesSync(Array.from({ length: n }, (_, d) => index.body(d)));
   if (t.index.length !== n * TEXT_INDEX_WIDTH) throw new Error('the compressed bodies do not belong to this index');
-  const blockTable = new Uint32Array(t.blocks.length * 3);
-  let textBytes = 0;
-  t.blocks.forEach((b, i) => {
-    blockTable[i * 3] = textBytes;
-    blockTable[i * 3 + 1] = b.length;
-    blockTable[i * 3 + 2] = t.rawLengths[i];
-    textBytes += b.length;
-  });
   const postings = encodePostings(index);
   const terms = blob(index.terms);
   const termOffsets = new Uint32Array(index.terms.length + 1);
@@ -329,12 +328,13 @@ export function encodeIndex(index: SearchIndex, buildId: string, text?: TextBloc
     dateDays: bytes(index.dateDays),
     recordIndex: bytes(records.index),
     textIndex: bytes(t.index),
-    textBlocks: bytes(blockTable),
+    textBlocks: bytes(blockTableOf(t)),
+    recordBlocks: bytes(blockTableOf(records)),
     postings: postings.data,
-    records: records.data,
+    records: records.blocks,
     text: t.blocks,
   };
-  const sizeOf = (p: Uint8Array | Buffer[]) => (Array.isArray(p) ? textBytes : p.length);
+  const sizeOf = (p: Uint8Array | Buffer[]) => (Array.isArray(p) ? p.reduce((a, b) => a + b.length, 0) : p.length);
   const rel = {} as Record<SectionName, [number, number]>;
   let at = 0;
   for (const s of SECTIONS) {
@@ -343,7 +343,7 @@ export function encodeIndex(index: SearchIndex, buildId: string, text?: TextBloc
   }
   // The header holds absolute offsets, so its size depends on where the data starts: grow the
   // data start until the header fits in front of it (offsets only get longer, so this settles).
-  const head = (base: number) => header(index, buildId, t.blocks.length, rel, base);
+  const head = (base: number) => header(index, buildId, t.blocks.length, records.blocks.length, rel, base);
   let dataStart = 0;
   for (;;) {
     const need = pad8(8 + Buffer.byteLength(JSON.stringify(head(dataStart))));
@@ -374,6 +374,7 @@ function header(
   index: SearchIndex,
   buildId: string,
   blocks: number,
+  recordBlocks: number,
   rel: Record<SectionName, [number, number]>,
   base: number,
 ): Header {
@@ -387,8 +388,22 @@ function header(
     terms: index.terms.length,
     postings: index.termStart[index.terms.length] ?? 0,
     blocks,
+    record_blocks: recordBlocks,
     sections,
   };
+}
+
+/** The block table of some deflated blocks: per block its offset in the section, compressed and raw length. */
+function blockTableOf(t: TextBlocks): Uint32Array {
+  const table = new Uint32Array(t.blocks.length * 3);
+  let at = 0;
+  t.blocks.forEach((b, i) => {
+    table[i * 3] = at;
+    table[i * 3 + 1] = b.length;
+    table[i * 3 + 2] = t.rawLengths[i];
+    at += b.length;
+  });
+  return table;
 }
 
 function bytes(a: Uint32Array | Float64Array): Uint8Array {
