@@ -4,7 +4,7 @@ import { fixedRuntime } from '@maestro/core';
 import { workflowLayout } from '@maestro/fs';
 import { readTree, tmpDir } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
-import { jsonLoader, jsonProject } from '../test/corpus.js';
+import { backdateDirs, jsonLoader, jsonProject, writeCorpusFile } from '../test/corpus.js';
 import { SearchOutputSchema } from './schemas.js';
 import { search } from './search.js';
 
@@ -144,5 +144,34 @@ describe('bodies read back from the corpus files', () => {
     expect(r.warnings.join('\n')).toMatch(/specs\/coding\.md changed after it was indexed\); rebuilt it/);
     expect(r.results.map((h) => h.id)).toEqual(good.results.map((h) => h.id));
     expect(r.results[0].snippet).toContain('exponential BACKOFF');
+  });
+});
+
+describe('bodies of a file reused by the hash of its entries', () => {
+  it('are found again where they now are in the file', async () => {
+    const t = setup();
+    backdateDirs(t.root);
+    const good = await t.run('retry backoff', { recordExposure: false });
+    // `source` is not indexed: same entries hash, but every body after it moved in the file.
+    writeCorpusFile(t.root, 'specs/coding.md', [
+      [
+        'S-1',
+        {
+          source: 'a note long enough to move the body',
+          title: 'Retry with backoff',
+          content: 'Retry failed HTTP calls with exponential backoff.',
+        },
+      ],
+      ['S-2', { title: 'Close handles', content: 'Always close file handles in finally blocks.' }],
+    ]);
+    backdateDirs(t.root);
+    const updated = await t.run('retry backoff', { recordExposure: false });
+    expect(updated.index).toMatchObject({ status: 'updated', reindexed: 0 });
+    // As a new process would: the index on disk, bodies read back from the files.
+    utimesSync(join(t.layout.index, 'search/index.bin'), new Date(), new Date(Date.now() + 5000));
+    const again = await t.run('retry backoff', { recordExposure: false });
+    expect(again.index.status).toBe('fresh');
+    expect(again.warnings).toEqual([]);
+    expect(again.results).toEqual(good.results);
   });
 });

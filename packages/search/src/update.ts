@@ -102,7 +102,8 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
   const unchanged =
     prev !== null &&
     files.every((f) => {
-      const same = f.reuse !== null && f.reuse.first === expected;
+      // A file of another size may hold its (equal) bodies elsewhere: their byte ranges are found again.
+      const same = f.reuse !== null && f.reuse.first === expected && f.reuse.size === f.size;
       expected += f.entries.length;
       return same;
     }) &&
@@ -143,7 +144,8 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
   let t = 0;
   for (const f of files) {
     if (f.reuse) {
-      const sameFile = f.reuse.size === f.size && f.reuse.mtime_ms === f.mtimeMs;
+      const sameFile =
+        f.reuse.size === f.size && f.reuse.mtime_ms === f.mtimeMs && !isRacy(f.mtimeMs, prev!.manifest.built_at_ms);
       reused.push({ path: f.path, first: forward.length, oldFirst: f.reuse.first, count: f.reuse.count, sameFile });
       records.push(record(f, forward.length, f.hash!));
       for (let k = 0; k < f.reuse.count; k++) {
