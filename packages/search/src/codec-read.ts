@@ -1,5 +1,4 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
 import { crc32, inflateRawSync } from 'node:zlib';
 import {
   BLOCK_CACHE,
@@ -34,7 +33,7 @@ function readCorpusBytes(corpus: CorpusFiles, file: string, offset: number, leng
   if (!want) throw new CorruptIndexError(`a document names ${file}, which the index does not list`);
   let fd: number;
   try {
-    fd = openSync(join(corpus.workflow, file), 'r');
+    fd = openSync(`${corpus.workflow}/${file}`, 'r');
   } catch (err) {
     throw new CorruptIndexError(`${file} is unreadable (${(err as Error).message})`);
   }

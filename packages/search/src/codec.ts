@@ -21,7 +21,7 @@ import type { IndexDoc, SearchIndex } from './model.js';
  *   low 4 bits say which fields have the term, and those fields' frequencies (one byte each). A
  *   query decodes only its own terms' postings.
  * - `records`: one JSON tuple per document, in document order, cut into blocks of about
- *   `TEXT_BLOCK_BYTES` each deflated on its own (as `text`); a block is inflated and a tuple
+ *   `RECORD_BLOCK_BYTES` each deflated on its own (as `text`); a block is inflated and a tuple
  *   parsed when that document is shown, compared or faceted.
  * - `text`: the indexed bodies that are not found verbatim in their corpus file, UTF-8,
  *   concatenated in document order and cut into blocks of about `TEXT_BLOCK_BYTES`, each deflated
@@ -59,6 +59,11 @@ export const TEXT_INDEX_WIDTH = 4;
 export const TEXT_BLOCK_BYTES = 16 * 1024;
 /** Inflated blocks kept per open index (a page of results touches a few dozen at most). */
 export const BLOCK_CACHE = 32;
+/**
+ * Raw bytes of records per compressed block: smaller than a text block, as a page of results
+ * touches a record in many blocks (one inflate each).
+ */
+export const RECORD_BLOCK_BYTES = 4 * 1024;
 /** Inflated record blocks kept per open index (a facet scan reads them in order, each once). */
 export const RECORD_BLOCK_CACHE = 64;
 
@@ -193,7 +198,10 @@ export class TextBuilder {
   private parts: Buffer[] = [];
   private size = 0;
 
-  constructor(docs: number) {
+  constructor(
+    docs: number,
+    private readonly blockBytes = TEXT_BLOCK_BYTES,
+  ) {
     this.index = new Uint32Array(docs * TEXT_INDEX_WIDTH);
   }
 
@@ -214,7 +222,7 @@ export class TextBuilder {
 
   /** Stores a body given as its UTF-8 bytes. */
   addBytes(d: number, b: Buffer): void {
-    if (this.size >= TEXT_BLOCK_BYTES) this.flush();
+    if (this.size >= this.blockBytes) this.flush();
     const w = d * TEXT_INDEX_WIDTH;
     this.index[w] = this.blocks.length;
     this.index[w + 1] = this.size;
@@ -308,7 +316,7 @@ function encodePostings(index: SearchIndex): { termByte: Uint32Array; data: Uint
 /** Serialises an index; `text` is the bodies already compressed (`compressBodiesSync`), else they are compressed here. */
 export function encodeIndex(index: SearchIndex, buildId: string, text?: TextBlocks): Buffer {
   const n = index.size;
-  const recordText = new TextBuilder(n);
+  const recordText = new TextBuilder(n, RECORD_BLOCK_BYTES);
   for (let d = 0; d < n; d++) recordText.add(d, JSON.stringify(toTuple(index.doc(d))));
   const records = recordText.finish();
   const t = text ?? compressBodiesSync(Array.from({ length: n }, (_, d) => index.body(d)));
