@@ -168,7 +168,8 @@ function locateBodies(bytes: Buffer | null, bodies: readonly Buffer[]): ([number
     if (!bytes || misses > MAX_MISSES || b.length === 0) return null;
     const near = bytes.subarray(cursor, cursor + b.length + LOOKAHEAD).indexOf(b);
     const at = near >= 0 ? cursor + near : bytes.indexOf(b);
-    if (at < 0) {
+    // Offsets are stored as u32: a body past 4 GiB into its file is stored in index.bin instead.
+    if (at < 0 || at + b.length > 0xffffffff) {
       misses++;
       return null;
     }

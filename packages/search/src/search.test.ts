@@ -175,3 +175,23 @@ describe('bodies of a file reused by the hash of its entries', () => {
     expect(again.results).toEqual(good.results);
   });
 });
+
+describe('bodies a file does not hold verbatim', () => {
+  it('are stored in index.bin and read from there', async () => {
+    const t = setup();
+    // In the JSON corpus a quote is escaped: the body's text is not the file's bytes.
+    writeCorpusFile(t.root, 'knowhow/TIP-9.md', [
+      ['knowhow-tip-9', { title: 'Quoted retries', content: 'Say "retry" with backoff, not "again".' }],
+    ]);
+    backdateDirs(t.root);
+    await t.run('quoted retries', { recordExposure: false });
+    const bin = readFileSync(join(t.layout.index, 'search/index.bin'));
+    const header = JSON.parse(bin.toString('utf8', 8, 8 + bin.readUInt32LE(4)));
+    expect(header.sections.text[1]).toBeGreaterThan(0);
+    utimesSync(join(t.layout.index, 'search/index.bin'), new Date(), new Date(Date.now() + 5000));
+    const r = await t.run('quoted retries', { recordExposure: false });
+    expect(r.index.status).toBe('fresh');
+    expect(r.results[0]).toMatchObject({ id: 'knowhow-tip-9' });
+    expect(r.results[0].snippet).toContain('Say "retry" with backoff');
+  });
+});
