@@ -33,8 +33,9 @@ function jsonFlag(args: readonly string[]): boolean {
   return (end < 0 ? args : args.slice(0, end)).includes('--json');
 }
 
+/** Queues a run that may have printed a `--json` document (an error one even for `--json` after `--`). */
 export function queueOutput(args: string[], stdout: string): void {
-  if (jsonFlag(args)) queued.push({ args, stdout });
+  if (args.includes('--json')) queued.push({ args, stdout });
 }
 
 /** The leading command words, skipping global flags before them (the CLI's own splitCommand). */
@@ -65,10 +66,10 @@ export async function checkQueuedOutputs(): Promise<void> {
     } catch {
       continue; // help text, or a run killed before it printed: the CLI checked nothing either
     }
-    // What the CLI checks: an error document (printJsonError) against the error schema, else the
-    // found command's result; nothing for --version or an unknown command (it prints only errors).
+    // What the CLI checks: an error document (printJsonError, for `--json` anywhere) against the
+    // error schema, else the found command's result when --json is its flag; nothing for --version.
     const isError = (doc as { schema_version?: unknown } | null)?.schema_version === 'maestro-error/1.0';
-    const found = isError ? null : findCommand(commandWords(args));
+    const found = isError || !jsonFlag(args) ? null : findCommand(commandWords(args));
     if (!isError && !found) continue;
     try {
       checkOutput(found ? found.entry.path.join(' ') : null, doc);
