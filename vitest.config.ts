@@ -31,6 +31,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           root: resolve(here, 'e2e'),
+          // Schema-checks the --json documents of the CLI runs in this process (see the file).
+          setupFiles: ['./setup.ts'],
           // The slow store scenarios (equivalence with and without derived state, crashes, concurrency)
           // run with `pnpm test:scenarios`, which CI runs after `pnpm test`.
           include: SCENARIOS ? ['**/*.scenario.test.ts'] : ['**/*.test.ts'],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTree, runMaestro, tmpProject } from '@maestro/test-utils';
+import { projectTemplate, readTree, runMaestro, tmpProject } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 
 const env = { MAESTRO_NOW: '2026-03-01T12:00:00.000Z' };
@@ -28,13 +28,19 @@ const restoreLines = (root: string) =>
     .split('\n')
     .filter((l) => JSON.parse(l).event === 'restore');
 
-function applied(): { root: string; id: string } {
+let backupId = '';
+/** The project right after `knowledge audit --prune --apply` (applied once per file, copied fresh per test). */
+const appliedProject = projectTemplate(() => {
   const root = tmpProject(TREE);
   const r = maestro(root, ['knowledge', 'audit', '--prune', '--apply', '--json']);
   expect(r.code, r.stderr).toBe(0);
-  const id = r.json<{ applied: { backup_id: string; files: string[] } }>().applied.backup_id;
+  backupId = r.json<{ applied: { backup_id: string; files: string[] } }>().applied.backup_id;
   expect(readTree(root, (rel) => !corpus(rel))).not.toEqual(TREE);
-  return { root, id };
+  return root;
+});
+
+function applied(): { root: string; id: string } {
+  return { root: appliedProject(), id: backupId };
 }
 
 // (A kill inside the intent's own write leaves no intent and no restored file: nothing to finish.)

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { GateOutput, type GateResult } from '@maestro/gate';
-import { CLI_BIN } from '@maestro/test-utils';
+import { CLI_BIN, projectTemplate } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { commitAll, maestro, ok, repo } from './git-helpers.js';
 
@@ -32,7 +32,7 @@ function gate(root: string, ...args: string[]) {
 }
 
 /** main holds a session with no receipt (red); the branch adds a reviewed one (green). */
-function branchRepo(): string {
+function buildBranchRepo(): string {
   const root = repo({}, false);
   stage(root, OLD, 'Feature flags are removed two sprints after rollout.');
   commitAll(root, 'old session, never reviewed');
@@ -44,6 +44,9 @@ function branchRepo(): string {
 }
 
 describe('maestro knowledge gate in CI', () => {
+  /** A fresh copy of that repository per test (built once per file: nine CLI runs and a dozen git ones). */
+  const branchRepo = projectTemplate(buildBranchRepo);
+
   it('--changed-since gates only the sessions the branch touched', () => {
     const root = branchRepo();
     const all = gate(root, '--all');

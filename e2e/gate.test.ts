@@ -1,19 +1,44 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GateOutput, type GateResult } from '@maestro/gate';
-import { runMaestro, tmpProject, writeTree } from '@maestro/test-utils';
+import { projectTemplate, runMaestro, tmpProject, writeTree } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 
 const env = { MAESTRO_NOW: '2026-06-01T09:00:00.000Z' };
 const S = '20260601-release';
 const R = '20260601-001-build';
 
-function project() {
-  const root = tmpProject();
-  const m = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+const runIn =
+  (root: string) =>
+  (args: string[], extra: NodeJS.ProcessEnv = {}) =>
     runMaestro([...args, '--workflow-root', root], { env: { ...env, ...extra } });
-  expect(m(['init']).code).toBe(0);
-  return { root, m };
+
+function initProject(): string {
+  const root = tmpProject();
+  expect(runIn(root)(['init']).code).toBe(0);
+  return root;
+}
+
+/** The staged, sealed candidate `withCandidate` starts from unless a test asks for other content. */
+const RETRIES = 'Retry webhook deliveries with exponential backoff, at most five attempts.';
+
+function stagedProject(content: string): string {
+  const root = initProject();
+  const m = runIn(root);
+  expect(m(['session', 'create', '--id', S]).code).toBe(0);
+  expect(m(['run', 'start', '--session', S, '--id', R]).code).toBe(0);
+  expect(m(['knowledge', 'stage', 'spec', 'Webhook retries', content, '--session', S, '--run', R]).code).toBe(0);
+  expect(m(['run', 'complete', R, '--session', S, '--seal']).code).toBe(0);
+  return root;
+}
+
+// Built once per file and copied fresh for each test (the set-up is five CLI runs).
+const initialised = projectTemplate(initProject);
+const staged = projectTemplate(() => stagedProject(RETRIES));
+
+function project() {
+  const root = initialised();
+  return { root, m: runIn(root) };
 }
 
 function gate(m: ReturnType<typeof project>['m'], ...args: string[]) {
@@ -22,13 +47,9 @@ function gate(m: ReturnType<typeof project>['m'], ...args: string[]) {
   return { code: r.code, doc, codes: doc.reasons.map((x) => x.code) };
 }
 
-function withCandidate(content = 'Retry webhook deliveries with exponential backoff, at most five attempts.') {
-  const p = project();
-  expect(p.m(['session', 'create', '--id', S]).code).toBe(0);
-  expect(p.m(['run', 'start', '--session', S, '--id', R]).code).toBe(0);
-  expect(p.m(['knowledge', 'stage', 'spec', 'Webhook retries', content, '--session', S, '--run', R]).code).toBe(0);
-  expect(p.m(['run', 'complete', R, '--session', S, '--seal']).code).toBe(0);
-  return p;
+function withCandidate(content = RETRIES) {
+  const root = content === RETRIES ? staged() : stagedProject(content);
+  return { root, m: runIn(root) };
 }
 
 describe('maestro knowledge gate', () => {

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runMaestro, tmpProject } from '@maestro/test-utils';
-import { expect } from 'vitest';
+import { copyDir, runMaestro, tmpProject } from '@maestro/test-utils';
+import { afterAll, expect } from 'vitest';
 
 /** Temp git repositories for the merge-driver and gate tests: real git, the built binary as driver. */
 
@@ -27,16 +28,35 @@ export function maestro(root: string, ...args: string[]) {
   return runMaestro([...args, '--workflow-root', root], { env: { MAESTRO_NOW: '2026-06-01T09:00:00.000Z' } });
 }
 
-/** A repository with `.workflow/`, the merge driver installed and one commit on `main`. */
-export function repo(files: Record<string, string> = {}, install = true): string {
-  const root = tmpProject();
+/** `git init` + config + `maestro init` (+ `maestro git install`), nothing committed: made once per file. */
+const templates = new Map<boolean, string>();
+
+afterAll(() => {
+  for (const dir of templates.values()) rmSync(dir, { recursive: true, force: true });
+  templates.clear();
+});
+
+function template(install: boolean): string {
+  let root = templates.get(install);
+  if (root) return root;
+  root = mkdtempSync(join(tmpdir(), 'maestro-git-template-'));
+  templates.set(install, root);
+  mkdirSync(join(root, '.workflow'));
   ok(root, 'init', '-q', '-b', 'main');
   ok(root, 'config', 'user.email', 't@example.com');
   ok(root, 'config', 'user.name', 'T');
   ok(root, 'config', 'core.autocrlf', 'false');
   expect(maestro(root, 'init').code).toBe(0);
-  for (const [p, t] of Object.entries(files)) writeFileSync(join(root, p), t);
+  // The driver's `.gitattributes` lines and git config do not depend on the spec files written next.
   if (install) expect(maestro(root, 'git', 'install').code).toBe(0);
+  return root;
+}
+
+/** A repository with `.workflow/`, the merge driver installed and one commit on `main`. */
+export function repo(files: Record<string, string> = {}, install = true): string {
+  const root = tmpProject();
+  copyDir(template(install), root);
+  for (const [p, t] of Object.entries(files)) writeFileSync(join(root, p), t);
   commitAll(root, 'base');
   return root;
 }

@@ -1,16 +1,20 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMaestro, tmpProject } from '@maestro/test-utils';
+import { projectTemplate, runMaestro, tmpProject } from '@maestro/test-utils';
 import { expect, test } from 'vitest';
 
 const S = '20260101-auth';
 const R = '20260101-001-plan';
 const RUN = `.workflow/sessions/${S}/runs/${R}`;
 
-function project() {
-  const root = tmpProject({ '.workflow/specs/.keep': '' });
-  const m = (...args: string[]) =>
+const runIn =
+  (root: string) =>
+  (...args: string[]) =>
     runMaestro([...args, '--workflow-root', root], { env: { MAESTRO_NOW: '2026-01-01T10:00:00Z' } });
+
+function buildProject(): string {
+  const root = tmpProject({ '.workflow/specs/.keep': '' });
+  const m = runIn(root);
   expect(m('session', 'create', '--id', S, '--title', 'Auth').code).toBe(0);
   expect(m('run', 'start', '--session', S, '--id', R, '--command', 'plan').code).toBe(0);
   expect(
@@ -28,7 +32,15 @@ function project() {
       R,
     ).code,
   ).toBe(0);
-  return { root, m };
+  return root;
+}
+
+/** A fresh copy per test of the staged project (built once per file: three CLI runs). */
+const staged = projectTemplate(buildProject);
+
+function project() {
+  const root = staged();
+  return { root, m: runIn(root) };
 }
 
 test.each([

@@ -1,11 +1,22 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CliRun, runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
+import { type CliRun, projectTemplate, runMaestro, tmpDir, tmpProject } from '@maestro/test-utils';
 import { expect, test } from 'vitest';
 
-/** One project, one private memory base; `m` runs the CLI there and checks the exit code. */
-function project() {
+/** `maestro init`, once per file (it writes nothing to the memory base, which is keyed by the project path). */
+const initialised = projectTemplate(() => {
   const root = tmpProject();
+  const base = tmpDir('maestro-mem-');
+  const r = runMaestro(['init'], { cwd: root, env: { MAESTRO_MEMORY_DIR: base, MAESTRO_AGENT: '' } });
+  expect(r.code, r.stderr).toBe(0);
+  expect(readdirSync(base)).toEqual([]);
+  rmSync(base, { recursive: true, force: true });
+  return root;
+});
+
+/** One initialised project, one private memory base; `m` runs the CLI there and checks the exit code. */
+function project() {
+  const root = initialised();
   const base = tmpDir('maestro-mem-');
   const env = { MAESTRO_MEMORY_DIR: base, MAESTRO_AGENT: '' };
   const m = (args: string[], code = 0, extra: NodeJS.ProcessEnv = {}): CliRun => {
@@ -14,7 +25,6 @@ function project() {
       throw new Error(`maestro ${args.join(' ')} → ${r.code}, wanted ${code}\n${r.stdout}\n${r.stderr}`);
     return r;
   };
-  m(['init']);
   return { root, base, m };
 }
 

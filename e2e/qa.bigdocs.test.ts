@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpecHealthOutput } from '@maestro/spec';
-import { tmpDir } from '@maestro/test-utils';
+import { projectTemplate, tmpDir } from '@maestro/test-utils';
 import { describe, expect, test } from 'vitest';
 import { maestro, ok, R, S } from './reconcile-helpers.js';
 
@@ -28,7 +28,7 @@ function knowhow(root: string, stem: string, title: string, body: string) {
   writeFileSync(join(root, '.workflow/knowhow', `${stem}.md`), `---\ntitle: ${title}\ncategory: arch\n---\n${body}\n`);
 }
 
-function project(): string {
+function buildProject(): string {
   const root = tmpDir('maestro-big-');
   mkdirSync(join(root, '.workflow'));
   ok(root, ['init']);
@@ -50,6 +50,9 @@ function project(): string {
 }
 
 describe('huge documents', () => {
+  /** A fresh copy per test of the project (built once per file: five CLI runs). */
+  const project = projectTemplate(buildProject);
+
   test('knowledge review --refresh succeeds beside a 1.1 MB knowhow document', () => {
     const root = project();
     knowhow(root, 'DOC-20260101-big', 'Retry handbook', prose(1_100_000));

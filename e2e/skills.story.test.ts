@@ -1,15 +1,21 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTree, tmpDir } from '@maestro/test-utils';
+import { projectTemplate, readTree, tmpDir } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { evidence, ok, project, proposeSkill, readyCandidate, S, sealRun, sk, startRun } from './skills-helpers.js';
 
 const wc = (root: string, name: string) => readFileSync(join(root, '.agents/skills', name, 'SKILL.md'), 'utf8');
 
+/** A fresh copy per test of an initialised project with the skills session (built once per file). */
+const initialised = projectTemplate(() => {
+  const root = tmpDir();
+  project(root);
+  return root;
+});
+
 describe('a skill from proposal to release, rollback and disable', { timeout: 120_000 }, () => {
   it('walks the whole version lifecycle with its guards', () => {
-    const root = tmpDir();
-    project(root);
+    const root = initialised();
     const run = startRun(root);
     const folder = proposeSkill(root, 'deploy-preview', 'Build the branch');
     expect(ok(root, ['skill', 'validate', folder]).stdout).toContain('scripts (listed, never run): scripts/deploy.sh');
@@ -120,8 +126,7 @@ describe('a skill from proposal to release, rollback and disable', { timeout: 12
   });
 
   it('sends a near-duplicate of another skill to a person and finds skills by search', () => {
-    const root = tmpDir();
-    project(root);
+    const root = initialised();
     ok(root, [
       'skill',
       'release',
@@ -156,8 +161,7 @@ describe('a skill from proposal to release, rollback and disable', { timeout: 12
 
 describe('bad input to the skill commands', { timeout: 120_000 }, () => {
   it('names the file, line and fix, and writes nothing', () => {
-    const root = tmpDir();
-    project(root);
+    const root = initialised();
     const run = startRun(root);
     const id = ok(root, [
       'skill',
@@ -196,8 +200,7 @@ describe('bad input to the skill commands', { timeout: 120_000 }, () => {
   });
 
   it('refuses a damaged skill state with its path', () => {
-    const root = tmpDir();
-    project(root);
+    const root = initialised();
     ok(root, ['skill', 'release', 'fmt', readyCandidate(root, 'fmt', 'Format'), '--reason', 'r']);
     const state = join(root, '.workflow/skills/fmt/skill.json');
     writeFileSync(state, '{"schema_version":"maestro-skill-state/1.0"}');

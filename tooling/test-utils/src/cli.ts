@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { checkingHere, queueOutput } from './output-check.js';
 
 /** The built binary. Tests that spawn processes need `pnpm build` first (`pnpm test` does it). */
 export const CLI_BIN = resolve(import.meta.dirname, '../../../apps/maestro/dist/main.js');
@@ -38,17 +39,28 @@ export interface RunOptions {
   input?: string;
 }
 
+/** The child's env: `--json` documents are schema-checked by the child, or queued to be checked here. */
+function childEnv(options: RunOptions): NodeJS.ProcessEnv {
+  const check = checkingHere(options.env) ? {} : { MAESTRO_CHECK_OUTPUT: '1' };
+  return { ...process.env, NO_COLOR: '1', ...check, ...options.env };
+}
+
+function checked(args: string[], options: RunOptions, run: CliRun): CliRun {
+  if (checkingHere(options.env)) queueOutput(args, run.stdout);
+  return run;
+}
+
 /** Runs the built `maestro` binary synchronously. */
 export function runMaestro(args: string[], options: RunOptions = {}): CliRun {
   ensureBuilt();
   const r = spawnSync(process.execPath, [CLI_BIN, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, NO_COLOR: '1', MAESTRO_CHECK_OUTPUT: '1', ...options.env },
+    env: childEnv(options),
     input: options.input ?? '',
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
-  return result(r.status ?? (r.signal ? 128 : 1), r.stdout, r.stderr);
+  return checked(args, options, result(r.status ?? (r.signal ? 128 : 1), r.stdout, r.stderr));
 }
 
 /** Runs the built binary as a child process, for concurrency tests. */
@@ -57,7 +69,7 @@ export function runMaestroAsync(args: string[], options: RunOptions = {}): Promi
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [CLI_BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', MAESTRO_CHECK_OUTPUT: '1', ...options.env },
+      env: childEnv(options),
     });
     let stdout = '';
     let stderr = '';
@@ -68,7 +80,9 @@ export function runMaestroAsync(args: string[], options: RunOptions = {}): Promi
       stderr += d;
     });
     child.on('error', fail);
-    child.on('close', (code, signal) => done(result(code ?? (signal ? 128 : 1), stdout, stderr)));
+    child.on('close', (code, signal) =>
+      done(checked(args, options, result(code ?? (signal ? 128 : 1), stdout, stderr))),
+    );
     child.stdin.end(options.input ?? '');
   });
 }

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { onTestFinished } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 
 /** An inline file tree: relative path → file content. */
 export type Tree = Record<string, string>;
@@ -61,4 +61,27 @@ export function readTree(root: string, skip: (rel: string) => boolean = skipDeri
 
 export function copyDir(from: string, to: string): void {
   cpSync(from, to, { recursive: true });
+}
+
+/**
+ * A project set up once per test file (in `beforeAll`, e.g. by a dozen CLI runs) and copied
+ * fresh for each test that calls the returned function, so every test still starts from the
+ * same state and may change its copy freely. Call it at the top of a test file or describe
+ * block. The set-up's own temp dirs outlive the test that would otherwise remove them: it
+ * returns the directory to copy, which is removed after the file's tests.
+ */
+export function projectTemplate(build: () => string, timeout = 120_000): () => string {
+  let template: string | null = null;
+  beforeAll(() => {
+    template = build();
+  }, timeout);
+  afterAll(() => {
+    if (template) rmSync(template, { recursive: true, force: true });
+  });
+  return () => {
+    if (template === null) throw new Error('projectTemplate: the template is built in beforeAll; call this in a test');
+    const root = tmpDir('maestro-proj-');
+    copyDir(template, root);
+    return root;
+  };
 }
