@@ -48,11 +48,11 @@ describe('neutraliseTags', () => {
       expect(neutraliseTags(t)).toBe(t);
   });
 
-  it('is linear: a megabyte of `<` and blanks takes well under a second', () => {
+  it('is linear: a megabyte of `<` and blanks finishes in seconds, not hours', () => {
     const text = `${'<'.repeat(200_000)}${'< \u200b'.repeat(200_000)}`;
     const t0 = performance.now();
     neutraliseTags(text);
-    expect(performance.now() - t0).toBeLessThan(5_000); // quadratic would take hours
+    expect(performance.now() - t0).toBeLessThan(30_000); // well under a second idle; quadratic would take hours, so a loaded machine cannot fail it
   });
 });
 
