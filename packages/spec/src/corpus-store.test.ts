@@ -17,7 +17,7 @@ import { type WorkflowLayout, workflowLayout } from '@maestro/fs';
 import { closeStores } from '@maestro/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCorpus, loadCorpusFiles } from './corpus.js';
-import { type PackedSpec, type StoredItem, scanSpecCached } from './corpus-store.js';
+import { scanSpecRows } from './corpus-store.js';
 import { parseSpecFile } from './spec-file.js';
 import { specFileEntries } from './spec-view.js';
 
@@ -212,23 +212,22 @@ describe('loadCorpus through the store', () => {
   });
 });
 
-describe('scanSpecCached', () => {
-  it('re-parses only changed blocks and returns what the plain parse returns', () => {
+describe('scanSpecRows', () => {
+  it('returns what the plain parse returns, and marks only blocks that parse alone as reusable', () => {
     const entry = (n: number, extra = '') =>
       `<spec-entry category="coding" date="2026-01-0${(n % 9) + 1}"${extra}>\n\n### title ${n}\n\nbody ${n} &amp; more\n\n</spec-entry>\n\n`;
     const file = 'specs/coding-conventions.md';
-    const text = `# Coding\n\n${[0, 1, 2, 3, 4].map((n) => entry(n)).join('')}### [coding] [2026-01-01] legacy one\n\nold\n`;
-    const first = scanSpecCached(text, file, new Map());
-    expect(first.reused).toBe(0);
-    const reuse = new Map<string, PackedSpec>();
-    for (const [, , , block, data] of first.items as StoredItem[]) if (block) reuse.set(block, data as PackedSpec);
-    const edited = text.replace('body 2', 'body two').replace('### title 4', `### title 4\n\nmore`);
-    const second = scanSpecCached(`\n${edited}${entry(9, ' bogus')}`, file, reuse);
-    expect(second.reused).toBe(3);
+    const text = `\n# Coding\n\n${[0, 1, 2].map((n) => entry(n)).join('')}<spec-entry title="a <spec-entry b">\n\nx\n\n</spec-entry>\n\n### [coding] [2026-01-01] legacy one\n\nold\n${entry(9, ' bogus')}`;
+    const scanned = scanSpecRows(text, file);
     const plainIssues: never[] = [];
-    const model = parseSpecFile(`\n${edited}${entry(9, ' bogus')}`, `.workflow/${file}`);
+    const model = parseSpecFile(text, `.workflow/${file}`);
     const plain = specFileEntries(model.value, file, `.workflow/${file}`, plainIssues);
-    expect(second.entries).toStrictEqual(plain);
-    expect(second.issues).toStrictEqual([...model.issues, ...plainIssues]);
+    expect(scanned.entries).toStrictEqual(plain);
+    expect(scanned.issues).toStrictEqual([...model.issues, ...plainIssues]);
+    expect(scanned.spots.map((s) => s.end !== null)).toEqual([true, true, true, false, false, true]);
+    for (const [i, s] of scanned.spots.entries()) {
+      if (s.end !== null) expect(text.slice(s.offset, s.end)).toMatch(/^<spec-entry[\s\S]*<\/spec-entry>$/);
+      expect(s.line).toBe(plain[i].line);
+    }
   });
 });

@@ -2,27 +2,23 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Issue, sha256 } from '@maestro/core';
+import { type Issue, normalizeText, sha256 } from '@maestro/core';
 import type { DerivedStore, SectionSpec } from '@maestro/store';
-import { byteRanges, type ParsedFileRows, type StoredItem, scanSpecCached } from './corpus-pack.js';
+import { byteRanges, type EntrySpot, type ParsedFileRows, scanSpecRows } from './corpus-pack.js';
 import { LineIndex } from './lines.js';
 import type { KnowledgeEntry } from './model.js';
 
-export {
-  entriesOfItems,
-  type ItemEnds,
-  type PackedSpec,
-  type ParsedFileRows,
-  type StoredItem,
-  scanSpecCached,
-} from './corpus-pack.js';
+export { type EntrySpot, type ParsedFileRows, scanSpecRows } from './corpus-pack.js';
 
 /**
- * The `spec` section of the derived-state store: every corpus file's parsed entries, one row per
- * entry, keyed by the file's content sha256 (`spec_files`) and, inside spec files, by the sha256 of
- * each `<spec-entry>` block (`spec_entries.block`). An unchanged file is never parsed again; a
- * changed spec file re-parses only the blocks whose bytes are new. Rows are derived state only:
- * the loader checks every file's hash first and rebuilds what does not match.
+ * The `spec` section of the derived-state store: where every entry of every corpus file sits,
+ * never what it says. Per file (`spec_files`, keyed by the file's content sha256) a compact blob
+ * of varints gives each entry's flags, line, offset and, for a reusable `<spec-entry>` block, its
+ * character and byte range, plus 32-bit keys of its title; `spec_ids` maps ids to (file, position)
+ * and `spec_links` supersession link values to the entries holding them. An entry's text is read
+ * back from its file by byte range (after the file's hash is checked through `fileStates`) and
+ * parsed on its own. Rows are derived state only: the loader checks every file's hash first and
+ * rebuilds what does not match.
  */
 
 /** The source files whose code decides what a parse returns; their bytes are part of the revision. */
@@ -65,12 +61,11 @@ export function specSection(): SectionSpec {
   }
   section = {
     name: 'spec',
-    revision: `1-${h.digest('hex').slice(0, 16)}`,
+    revision: `2-${h.digest('hex').slice(0, 16)}`,
     ddl: [
-      // spec_files is a rowid table: a file's data runs to megabytes, past what WITHOUT ROWID suits;
-      // spec_entries rows are small (what lookups need), so they are clustered by file and position.
       `CREATE TABLE spec_files (
-         path TEXT NOT NULL PRIMARY KEY,
+         num INTEGER PRIMARY KEY,
+         path TEXT NOT NULL UNIQUE,
          sha256 TEXT NOT NULL,
          size INTEGER NOT NULL,
          utf8 INTEGER NOT NULL,
@@ -78,89 +73,257 @@ export function specSection(): SectionSpec {
          default_category TEXT,
          issues TEXT NOT NULL,
          parse_issues INTEGER NOT NULL,
-         data TEXT NOT NULL
+         spots BLOB NOT NULL
        )`,
-      `CREATE TABLE spec_entries (
-         file TEXT NOT NULL,
-         pos INTEGER NOT NULL,
+      `CREATE TABLE spec_ids (
          id TEXT NOT NULL,
-         store TEXT NOT NULL,
-         line INTEGER,
-         status TEXT NOT NULL,
-         title TEXT NOT NULL,
-         content_hash TEXT NOT NULL,
-         supersedes TEXT NOT NULL,
-         superseded_by TEXT,
-         legacy INTEGER NOT NULL,
-         dup_title TEXT,
-         start INTEGER NOT NULL,
-         end INTEGER,
-         byte_start INTEGER,
-         byte_end INTEGER,
-         PRIMARY KEY (file, pos)
+         file INTEGER NOT NULL,
+         pos INTEGER NOT NULL,
+         PRIMARY KEY (id, file, pos)
        ) WITHOUT ROWID`,
-      'CREATE INDEX spec_entries_id ON spec_entries (id)',
+      `CREATE TABLE spec_links (
+         target TEXT NOT NULL,
+         file INTEGER NOT NULL,
+         pos INTEGER NOT NULL,
+         PRIMARY KEY (target, file, pos)
+       ) WITHOUT ROWID`,
     ],
   };
   return section;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Spots: one entry's place, packed
+
+export const F_LEGACY = 1;
+export const F_SID = 2;
+export const F_DEPRECATED = 4;
+export const F_REUSABLE = 8;
+export const F_TITLED = 16;
+
+/** One stored entry: where it sits, and keys of its title (0 when it has no title of its own). */
+export interface Spot {
+  flags: number;
+  line: number | null;
+  offset: number;
+  /** Reusable blocks only: the character end, and the UTF-8 byte range of the block. */
+  end: number | null;
+  byteStart: number | null;
+  byteEnd: number | null;
+  /** `titleKey` of `title.trim().toLowerCase()` (the duplicate check of `spec add`). */
+  dupKey: number;
+  /** `titleKey` of `normalizeText(title)` (the title preflight of promotion). */
+  normKey: number;
+}
+
+/** FNV-1a over UTF-16 code units: a filter only (every hit is checked against the entry itself). */
+export function titleKey(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0 || 1;
+}
+
+export function titled(e: KnowledgeEntry): boolean {
+  return e.titleSource !== 'content' && e.titleSource !== 'none';
+}
+
+/** The spot of a parsed entry at `spot`, with its byte range (null when the block is not reusable). */
+export function spotOf(e: KnowledgeEntry, spot: EntrySpot, bytes: [number, number] | null): Spot {
+  const t = e.store === 'spec' && titled(e);
+  const reusable = spot.end !== null && bytes !== null;
+  return {
+    flags:
+      (e.legacy ? F_LEGACY : 0) |
+      (e.hasSid ? F_SID : 0) |
+      (e.status === 'deprecated' ? F_DEPRECATED : 0) |
+      (reusable ? F_REUSABLE : 0) |
+      (t ? F_TITLED : 0),
+    line: spot.line,
+    offset: spot.offset,
+    end: reusable ? spot.end : null,
+    byteStart: reusable ? (bytes?.[0] ?? null) : null,
+    byteEnd: reusable ? (bytes?.[1] ?? null) : null,
+    dupKey: t ? titleKey(e.title.trim().toLowerCase()) : 0,
+    normKey: t ? titleKey(normalizeText(e.title)) : 0,
+  };
+}
+
+class Writer {
+  private buf = Buffer.allocUnsafe(4096);
+  private n = 0;
+  private room(k: number) {
+    if (this.n + k <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.n + k));
+    this.buf.copy(next, 0, 0, this.n);
+    this.buf = next;
+  }
+  uint(v: number) {
+    this.room(10);
+    while (v >= 0x80) {
+      this.buf[this.n++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buf[this.n++] = v;
+  }
+  u32(v: number) {
+    this.room(4);
+    this.buf.writeUInt32LE(v >>> 0, this.n);
+    this.n += 4;
+  }
+  done(): Buffer {
+    return Buffer.from(this.buf.subarray(0, this.n));
+  }
+}
+
+/** Packs spots: deltas of lines, offsets and byte positions as varints, title keys as 4 bytes. */
+export function encodeSpots(spots: readonly Spot[]): Buffer {
+  const w = new Writer();
+  let line = 0;
+  let offset = 0;
+  let bytes = 0;
+  for (const s of spots) {
+    w.uint(s.flags);
+    w.uint(s.line === null ? 0 : s.line - line + 1);
+    if (s.line !== null) line = s.line;
+    w.uint(s.offset - offset);
+    offset = s.offset;
+    if (s.flags & F_REUSABLE) {
+      w.uint((s.end as number) - s.offset);
+      w.uint((s.byteStart as number) - bytes);
+      w.uint((s.byteEnd as number) - (s.byteStart as number));
+      bytes = s.byteEnd as number;
+    }
+    if (s.flags & F_TITLED) {
+      w.u32(s.dupKey);
+      w.u32(s.normKey);
+    }
+  }
+  return w.done();
+}
+
+export function decodeSpots(blob: Uint8Array, count: number): Spot[] {
+  const b = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  let i = 0;
+  const uint = () => {
+    let v = 0;
+    let m = 1;
+    for (;;) {
+      const x = b[i++];
+      v += (x & 0x7f) * m;
+      if (x < 0x80) return v;
+      m *= 0x80;
+    }
+  };
+  const out: Spot[] = [];
+  let line = 0;
+  let offset = 0;
+  let bytes = 0;
+  for (let k = 0; k < count; k++) {
+    const flags = uint();
+    const l = uint();
+    if (l !== 0) line = line + l - 1;
+    offset += uint();
+    let end: number | null = null;
+    let byteStart: number | null = null;
+    let byteEnd: number | null = null;
+    if (flags & F_REUSABLE) {
+      end = offset + uint();
+      byteStart = bytes + uint();
+      byteEnd = byteStart + uint();
+      bytes = byteEnd;
+    }
+    let dupKey = 0;
+    let normKey = 0;
+    if (flags & F_TITLED) {
+      dupKey = b.readUInt32LE(i);
+      normKey = b.readUInt32LE(i + 4);
+      i += 8;
+    }
+    out.push({ flags, line: l === 0 ? null : line, offset, end, byteStart, byteEnd, dupKey, normKey });
+  }
+  if (i !== b.length) throw new Error('spec rows: spots blob does not match its entry count');
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving
+
+/** The link values an entry holds (raw, as written): what `spec_links` indexes. */
+function linkValues(e: KnowledgeEntry): string[] {
+  const out = new Set(e.supersedes);
+  if (e.supersededBy) out.add(e.supersededBy);
+  return [...out];
+}
+
+interface Statements {
+  num: (path: string) => number | undefined;
+  delFile: (num: number) => void;
+  putIds: (num: number, from: number, entries: readonly KnowledgeEntry[]) => void;
+}
+
+function statements(store: DerivedStore): Statements {
+  const numOf = store.prepare('SELECT num FROM spec_files WHERE path = ?').pluck(true);
+  const delIds = store.prepare('DELETE FROM spec_ids WHERE file = ?');
+  const delLinks = store.prepare('DELETE FROM spec_links WHERE file = ?');
+  const delRow = store.prepare('DELETE FROM spec_files WHERE num = ?');
+  const putId = store.prepare('INSERT OR IGNORE INTO spec_ids (id, file, pos) VALUES (?, ?, ?)');
+  const putLink = store.prepare('INSERT OR IGNORE INTO spec_links (target, file, pos) VALUES (?, ?, ?)');
+  return {
+    num: (path) => numOf.get(path) as number | undefined,
+    delFile: (num) => {
+      delIds.run(num);
+      delLinks.run(num);
+      delRow.run(num);
+    },
+    putIds: (num, from, entries) => {
+      entries.forEach((e, i) => {
+        putId.run(e.id, num, from + i);
+        for (const v of linkValues(e)) putLink.run(v, num, from + i);
+      });
+    },
+  };
+}
+
+/** The spots of a parsed file: its entries' places, with byte ranges when its text is valid UTF-8. */
+export function spotsOfParsed(f: ParsedFileRows): Spot[] {
+  const ranges = f.text === null ? null : byteRanges(f.text, f.spots);
+  return f.entries.map((e, pos) => spotOf(e, f.spots[pos], ranges?.[pos] ?? null));
+}
+
 /** Saves parsed files (their rows replace the old ones) and forgets files that are gone. */
 export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFileRows[], gone: readonly string[]) {
-  const delFile = store.prepare('DELETE FROM spec_files WHERE path = ?');
-  const delEntries = store.prepare('DELETE FROM spec_entries WHERE file = ?');
+  const st = statements(store);
   const putFile = store.prepare(
-    'INSERT INTO spec_files (path, sha256, size, utf8, entries, default_category, issues, parse_issues, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const putEntry = store.prepare(
-    'INSERT INTO spec_entries (file, pos, id, store, line, status, title, content_hash, supersedes, superseded_by, legacy, dup_title, start, end, byte_start, byte_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO spec_files (path, sha256, size, utf8, entries, default_category, issues, parse_issues, spots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   for (const path of gone) {
-    delFile.run(path);
-    delEntries.run(path);
+    const num = st.num(path);
+    if (num !== undefined) st.delFile(num);
   }
   for (const f of parsed) {
-    delFile.run(f.path);
-    delEntries.run(f.path);
-    const data = JSON.stringify(f.items);
-    putFile.run(
+    const old = st.num(f.path);
+    if (old !== undefined) st.delFile(old);
+    const info = putFile.run(
       f.path,
       f.sha256,
       f.size,
       f.utf8 ? 1 : 0,
-      f.items.length,
+      f.entries.length,
       f.defaultCategory,
       JSON.stringify(f.issues),
       f.parseIssues,
-      data,
+      encodeSpots(spotsOfParsed(f)),
     );
-    const ranges = f.text === null ? null : byteRanges(f.text, f.items, f.ends);
-    f.items.forEach(([id, line, offset], pos) => {
-      const e = f.entries[pos];
-      putEntry.run(
-        f.path,
-        pos,
-        id,
-        e.store,
-        line,
-        e.status,
-        e.title,
-        e.contentHash,
-        JSON.stringify(e.supersedes),
-        e.supersededBy,
-        e.legacy ? 1 : 0,
-        e.titleSource !== 'content' && e.titleSource !== 'none' ? e.title.trim().toLowerCase() : null,
-        offset,
-        f.ends[pos] ?? null,
-        ranges?.[pos]?.[0] ?? null,
-        ranges?.[pos]?.[1] ?? null,
-      );
-    });
+    st.putIds(Number(info.lastInsertRowid), 0, f.entries);
   }
 }
 
-/** The stored row of a spec file before it changed, as the loader read it. */
+/** The stored row of a file, as the loader reads it (without its spots). */
 export interface PreviousFile {
+  num: number;
   sha256: string;
   size: number;
   utf8: number;
@@ -170,26 +333,27 @@ export interface PreviousFile {
   parse_issues: number;
 }
 
-/** A spec file that only grew at its end: its new row, and the rows of its new entries. */
+/** A spec file that only grew at its end: its new row, and its new entries. */
 export interface Appended {
   path: string;
+  num: number;
   sha256: string;
   size: number;
   entries: number;
   defaultCategory: string | null;
   issues: Issue[];
   parseIssues: number;
-  /** The file's whole items JSON (the old items, then the new ones). */
-  data: string;
-  /** Rows of `spec_entries` past the old ones: the new entries. */
-  tail: { pos: number; entry: KnowledgeEntry; item: StoredItem; end: number | null; bytes: [number, number] | null }[];
+  /** Every entry's spot: the old ones, then the new ones. */
+  spots: Spot[];
+  /** The new entries (positions from `entries - tail.length`). */
+  tail: KnowledgeEntry[];
 }
 
 /**
  * A spec file whose old bytes are the start of its new bytes (an entry appended, as `spec add`
  * does) keeps its old rows: the scan resumes after the last old entry (when that is a reusable
  * block, so a whole scan reaches the same point in the same state), and only what follows is
- * parsed. Exactly the whole parse's result; null when that cannot be vouched for (the file did not
+ * parsed. Exactly the whole parse's rows; null when that cannot be vouched for (the file did not
  * just grow, its last entry is not a reusable block, or a new entry has no sid: twin suffixes of
  * derived ids count the whole file).
  */
@@ -203,15 +367,16 @@ export function scanAppended(
 ): Appended | null {
   if (old.utf8 !== 1 || old.entries === 0 || buf.length <= old.size) return null;
   if (sha256(buf.subarray(0, old.size)) !== old.sha256) return null;
-  const last = store
-    .prepare('SELECT pos, end, byte_end FROM spec_entries WHERE file = ? ORDER BY pos DESC LIMIT 1')
-    .get(file) as { pos: number; end: number | null; byte_end: number | null } | undefined;
-  if (!last || last.end === null || last.byte_end === null || last.pos !== old.entries - 1) return null;
+  const blob = store.prepare('SELECT spots FROM spec_files WHERE num = ? AND sha256 = ?').pluck(true).get(old.num, old.sha256) as
+    | Buffer
+    | undefined;
+  if (!blob) return null;
+  const spots = decodeSpots(blob, old.entries);
+  const last = spots[spots.length - 1];
+  if (last.end === null || last.byteEnd === null) return null;
   const from = last.end;
-  const scanned = scanSpecCached(text, file, new Map(), { from, defaultCategory: old.default_category });
+  const scanned = scanSpecRows(text, file, { from, defaultCategory: old.default_category });
   if (scanned.entries.some((e) => !e.hasSid)) return null;
-  const data = store.prepare('SELECT data FROM spec_files WHERE path = ?').pluck(true).get(file) as string | undefined;
-  if (data === undefined || !data.endsWith(']')) return null;
   // The old issues before the resume point stand; those after it were found again.
   const cut = new LineIndex(text).at(from);
   const before = (i: Issue) =>
@@ -226,62 +391,40 @@ export function scanAppended(
     ...scanned.issues.slice(scanned.parseIssues),
   ];
   let chars = from;
-  let bytes = last.byte_end;
+  let bytes = last.byteEnd;
   const byteAt = (offset: number) => {
     bytes += Buffer.byteLength(text.slice(chars, offset));
     chars = offset;
     return bytes;
   };
-  const tail = scanned.items.map((item, i) => {
-    const end = scanned.ends[i] ?? null;
-    const start = item[2];
-    const range: [number, number] | null = end === null || start < chars ? null : [byteAt(start), byteAt(end)];
-    return { pos: old.entries + i, entry: scanned.entries[i], item, end, bytes: range };
+  const all = spots.slice();
+  scanned.entries.forEach((e, i) => {
+    const spot = scanned.spots[i];
+    const range: [number, number] | null =
+      spot.end === null || spot.offset < chars ? null : [byteAt(spot.offset), byteAt(spot.end)];
+    all.push(spotOf(e, spot, range));
   });
-  const added = scanned.items.length ? `,${JSON.stringify(scanned.items).slice(1)}` : ']';
   return {
     path: file,
+    num: old.num,
     sha256: hash,
     size: buf.length,
-    entries: old.entries + scanned.items.length,
+    entries: old.entries + scanned.entries.length,
     defaultCategory: old.default_category,
     issues,
     parseIssues: keptParse.length + scanned.parseIssues,
-    data: scanned.items.length ? data.slice(0, -1) + added : data,
-    tail,
+    spots: all,
+    tail: scanned.entries,
   };
 }
 
 /** Saves a grown spec file: its row, and the rows of its new entries (the old ones stand). */
 export function saveAppended(store: DerivedStore, a: Appended): void {
   store
-    .prepare(
-      'UPDATE spec_files SET sha256 = ?, size = ?, entries = ?, issues = ?, parse_issues = ?, data = ? WHERE path = ?',
-    )
-    .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, a.data, a.path);
-  store.prepare('DELETE FROM spec_entries WHERE file = ? AND pos >= ?').run(a.path, a.entries - a.tail.length);
-  const put = store.prepare(
-    'INSERT INTO spec_entries (file, pos, id, store, line, status, title, content_hash, supersedes, superseded_by, legacy, dup_title, start, end, byte_start, byte_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  for (const t of a.tail) {
-    const e = t.entry;
-    put.run(
-      a.path,
-      t.pos,
-      t.item[0],
-      e.store,
-      t.item[1],
-      e.status,
-      e.title,
-      e.contentHash,
-      JSON.stringify(e.supersedes),
-      e.supersededBy,
-      e.legacy ? 1 : 0,
-      e.titleSource !== 'content' && e.titleSource !== 'none' ? e.title.trim().toLowerCase() : null,
-      t.item[2],
-      t.end,
-      t.bytes?.[0] ?? null,
-      t.bytes?.[1] ?? null,
-    );
-  }
+    .prepare('UPDATE spec_files SET sha256 = ?, size = ?, entries = ?, issues = ?, parse_issues = ?, spots = ? WHERE num = ?')
+    .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, encodeSpots(a.spots), a.num);
+  const from = a.entries - a.tail.length;
+  store.prepare('DELETE FROM spec_ids WHERE file = ? AND pos >= ?').run(a.num, from);
+  store.prepare('DELETE FROM spec_links WHERE file = ? AND pos >= ?').run(a.num, from);
+  statements(store).putIds(a.num, from, a.tail);
 }

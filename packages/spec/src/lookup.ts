@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { environmentError, sha256 } from '@maestro/core';
+import { environmentError, normalizeText, sha256 } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { seedPositions } from './aliases.js';
 import {
@@ -11,8 +11,10 @@ import {
   materialize,
   openCorpusStore,
 } from './corpus.js';
+import { decode } from './corpus-files.js';
+import { decodeSpots, F_DEPRECATED, F_LEGACY, F_REUSABLE, F_SID, F_TITLED, type Spot, scanSpecRows, titled, titleKey } from './corpus-store.js';
 import { decodeEntities } from './entities.js';
-import { knowhowIdFor } from './knowhow-file.js';
+import { knowhowEntry, knowhowIdFor, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, KnowledgeEntry } from './model.js';
 import { findClose, parseSpecFile, type SpecEntryNode, type SpecFileModel } from './spec-file.js';
 import { scanOpenTag } from './spec-tag.js';
@@ -20,7 +22,7 @@ import { fileStem } from './spec-text.js';
 import { viewOfEntry } from './spec-view.js';
 
 /**
- * Single-entry lookups through the store's `spec_entries` rows: find the rows of the entries asked
+ * Single-entry lookups through the store's `spec` rows: find the rows of the entries asked
  * for (and, for history, of every entry linked to them), check that every corpus file still has
  * the hash its rows were made from (a changed file is parsed again, only it), then build just
  * those entries: a spec entry from its own `<spec-entry>` block, a knowhow document from its file.
@@ -32,24 +34,13 @@ import { viewOfEntry } from './spec-view.js';
 /** More linked entries than this, and a history lookup loads the whole corpus instead. */
 const MAX_LINKED = 500;
 
+/** One entry's row: its file (relative to `.workflow/`), position there, and id as its file's parse gives it. */
 interface Row {
   file: string;
+  num: number;
   pos: number;
   id: string;
-  store: string;
-  line: number | null;
-  legacy: number;
-  start: number;
-  end: number | null;
-  byte_start: number | null;
-  byte_end: number | null;
-  content_hash: string;
-  supersedes: string;
-  superseded_by: string | null;
 }
-
-const COLUMNS =
-  'file, pos, id, store, line, legacy, start, end, byte_start, byte_end, content_hash, supersedes, superseded_by';
 
 /**
  * The store view with every file's rows current: files changed since they were stored are parsed
@@ -63,61 +54,238 @@ function currentView(layout: WorkflowLayout): CorpusStoreView | null {
   return materialize(layout, view, false, new Set()).saved ? view : null;
 }
 
-/** The one row of an id, null when the id is in no row, undefined when rows cannot answer for it. */
-function rowOf(view: CorpusStoreView, id: string): Row | null | undefined {
-  if (id.includes('~')) return undefined; // duplicate-sid copies are named by the whole corpus
-  const rows = view.store.prepare(`SELECT ${COLUMNS} FROM spec_entries WHERE id = ?`).all(id) as Row[];
-  if (rows.length > 1) return undefined;
-  return rows[0] ?? null;
+/**
+ * Entries of one lookup, built from their files as needed: a spec entry from its own block (read
+ * by byte range), else from a parse of its whole file; a knowhow document from its file. Every
+ * file read is checked against the hash its rows were made from.
+ */
+class Entries {
+  private readonly spots = new Map<number, Spot[]>();
+  private readonly parsed = new Map<number, KnowledgeEntry[]>();
+  private readonly built = new Map<string, KnowledgeEntry>();
+
+  constructor(
+    readonly layout: WorkflowLayout,
+    readonly view: CorpusStoreView,
+  ) {}
+
+  /** The one row of an id, null when the id is in no row, undefined when rows cannot answer for it. */
+  rowOf(id: string): Row | null | undefined {
+    if (id.includes('~')) return undefined; // duplicate-sid copies are named by the whole corpus
+    const rows = this.view.store
+      .prepare('SELECT file, pos FROM spec_ids WHERE id = ? LIMIT 2')
+      .all(id) as { file: number; pos: number }[];
+    if (rows.length > 1) return undefined;
+    if (rows.length === 0) return null;
+    const file = this.view.paths.get(rows[0].file);
+    return file === undefined ? undefined : { file, num: rows[0].file, pos: rows[0].pos, id };
+  }
+
+  /** Rows holding `value` as a supersession link. */
+  linking(value: string): Row[] | undefined {
+    const out: Row[] = [];
+    for (const r of this.view.store
+      .prepare('SELECT file, pos FROM spec_links WHERE target = ?')
+      .all(value) as { file: number; pos: number }[]) {
+      const file = this.view.paths.get(r.file);
+      if (file === undefined) return undefined;
+      const e = this.at(file, r.file, r.pos);
+      if (!e) return undefined;
+      out.push({ file, num: r.file, pos: r.pos, id: e.id });
+    }
+    return out;
+  }
+
+  spotsOf(num: number, file: string): Spot[] | null {
+    let s = this.spots.get(num);
+    if (s) return s;
+    const row = this.view.stored.get(file);
+    if (!row || row.sha256 === '') return null;
+    const blob = this.view.store
+      .prepare('SELECT spots FROM spec_files WHERE num = ? AND sha256 = ?')
+      .pluck(true)
+      .get(num, row.sha256) as Buffer | undefined;
+    if (!blob) return null;
+    s = decodeSpots(blob, row.entries);
+    this.spots.set(num, s);
+    return s;
+  }
+
+  /** The entry at a position, as its file's parse gives it (twin suffix included); null when it cannot be built. */
+  at(file: string, num: number, pos: number): KnowledgeEntry | null {
+    const key = `${num}:${pos}`;
+    const done = this.built.get(key);
+    if (done) return done;
+    let e: KnowledgeEntry | null = null;
+    if (file.startsWith('knowhow/')) e = pos === 0 ? this.knowhow(file) : null;
+    else {
+      const spot = this.spotsOf(num, file)?.[pos];
+      if (!spot) return null;
+      const row = this.view.stored.get(file);
+      if (spot.flags & F_REUSABLE && !(spot.flags & F_LEGACY) && row) {
+        const text = blockText(this.layout, file, row.size, spot);
+        e = text === null ? null : entryOfBlock(text, file, spot, row.default_category);
+      }
+      // Not a block that parses alone (legacy, unclosed, odd tag, not UTF-8), or not the one the
+      // rows say: the whole file is parsed instead.
+      if (e) {
+        const twin = this.twinOf(num, pos, e);
+        if (twin === null) e = null;
+        else e.id = twin;
+      }
+      if (!e) e = this.wholeFile(file, num)?.[pos] ?? null;
+    }
+    if (e) this.built.set(key, e);
+    return e;
+  }
+
+  /** The id the file's parse gives a block's entry: its sid, or its derived id with its twin suffix. */
+  private twinOf(num: number, pos: number, e: KnowledgeEntry): string | null {
+    if (e.hasSid) return e.id;
+    const at = this.view.store.prepare('SELECT pos FROM spec_ids WHERE id = ? AND file = ?').pluck(true);
+    for (let n = 1; ; n++) {
+      const id = n === 1 ? e.id : `${e.id}-${n}`;
+      const found = at.all(id, num) as number[];
+      if (found.length === 0) return null;
+      if (found.includes(pos)) return id;
+    }
+  }
+
+  private wholeFile(file: string, num: number): KnowledgeEntry[] | null {
+    const done = this.parsed.get(num);
+    if (done) return done;
+    const row = this.view.stored.get(file);
+    if (!row || row.sha256 === '') return null;
+    const buf = readChecked(this.layout, file, row.sha256);
+    if (!buf) return null;
+    const { text } = decode(buf, file, []);
+    const entries = scanSpecRows(text, file).entries;
+    if (entries.length !== row.entries) return null;
+    this.parsed.set(num, entries);
+    return entries;
+  }
+
+  private knowhow(file: string): KnowledgeEntry | null {
+    const row = this.view.stored.get(file);
+    if (!row || row.sha256 === '') return null;
+    const buf = readChecked(this.layout, file, row.sha256);
+    if (!buf) return null;
+    const { text } = decode(buf, file, []);
+    return knowhowEntry(parseKnowhowFile(text, `.workflow/${file}`).value, file, []);
+  }
+
+  /**
+   * The id of the first entry of `file` whose title, trimmed and in lower case, is `title` (not a
+   * title taken from its content); undefined when the rows cannot answer.
+   */
+  titleIn(file: string, title: string): string | null {
+    const row = this.view.stored.get(file);
+    if (!row || row.sha256 === '') return null; // no such file in the corpus (or not current: never, after currentView)
+    const spots = this.spotsOf(row.num, file);
+    if (!spots) throw changed(file);
+    const key = titleKey(title);
+    for (let pos = 0; pos < spots.length; pos++) {
+      if (!(spots[pos].flags & F_TITLED) || spots[pos].dupKey !== key) continue;
+      const e = this.at(file, row.num, pos);
+      if (!e) throw changed(file);
+      if (titled(e) && e.title.trim().toLowerCase() === title) return e.id;
+    }
+    return null;
+  }
+
+  /**
+   * Active spec entries whose `normalizeText(title)` is one of `titles` (a title preflight over the
+   * whole corpus from the rows: only the entries whose title key matches are built).
+   */
+  activeTitled(titles: readonly string[]): KnowledgeEntry[] | null {
+    const keys = new Set(titles.map((t) => titleKey(normalizeText(t))));
+    const wanted = new Set(titles.map((t) => normalizeText(t)));
+    const out: KnowledgeEntry[] = [];
+    for (const name of this.view.specNames) {
+      const file = `specs/${name}`;
+      const row = this.view.stored.get(file);
+      if (!row) return null;
+      const spots = this.spotsOf(row.num, file);
+      if (!spots) return null;
+      for (let pos = 0; pos < spots.length; pos++) {
+        const s = spots[pos];
+        if (!(s.flags & F_TITLED) || s.flags & F_DEPRECATED || !keys.has(s.normKey)) continue;
+        const e = this.at(file, row.num, pos);
+        if (!e) return null;
+        if (e.status === 'active' && titled(e) && wanted.has(normalizeText(e.title))) out.push(e);
+      }
+    }
+    return out;
+  }
+
+  /** `spec:project:{stem}-{NNN}` of a tagged entry: its place among the file's tagged entries. */
+  positionOf(row: Row): string {
+    const spots = this.spotsOf(row.num, row.file) ?? [];
+    let before = 0;
+    for (let i = 0; i < row.pos; i++) if (!(spots[i].flags & F_LEGACY)) before++;
+    return `spec:project:${fileStem(row.file)}-${String(before + 1).padStart(3, '0')}`;
+  }
+}
+
+/** A file's bytes when they still hash to `hash`; null otherwise (it changed since its rows were made). */
+function readChecked(layout: WorkflowLayout, file: string, hash: string): Buffer | null {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(join(layout.workflow, file));
+  } catch {
+    return null;
+  }
+  return sha256(buf) === hash ? buf : null;
 }
 
 /** Adds the row a knowhow link value names in the whole corpus: the id itself, else a knowhow stem's id. */
-function knowhowLink(view: CorpusStoreView, value: string, rows: Map<string, Row>): boolean {
-  const direct = rowOf(view, value);
+function knowhowLink(es: Entries, value: string, rows: Map<string, Row>): boolean {
+  const direct = es.rowOf(value);
   if (direct === undefined) return false;
   if (direct) {
     rows.set(direct.id, direct);
     return true;
   }
-  const stem = rowOf(view, knowhowIdFor(value.trim()));
+  const stem = es.rowOf(knowhowIdFor(value.trim()));
   if (stem === undefined) return false;
   if (stem) rows.set(stem.id, stem);
   return true;
 }
 
 /** The rows that answer for `ids` (with `links`, for their whole supersession history), or null. */
-function rowsFor(view: CorpusStoreView, ids: readonly string[], links: boolean): Map<string, Row> | null {
+function rowsFor(es: Entries, ids: readonly string[], links: boolean): Map<string, Row> | null {
   const rows = new Map<string, Row>();
   const seen = new Set<string>();
   const queue: string[] = [];
   for (const raw of ids) {
     const id = raw.trim();
-    if (!rowOf(view, id)) return null; // unknown, or an alias form: the whole corpus decides
+    if (!es.rowOf(id)) return null; // unknown, or an alias form: the whole corpus decides
     queue.push(id);
   }
-  const linking = view.store.prepare(
-    `SELECT ${COLUMNS} FROM spec_entries WHERE superseded_by = ? OR instr(supersedes, ?) > 0`,
-  );
   while (queue.length > 0) {
     const id = queue.pop() as string;
     if (seen.has(id)) continue;
     seen.add(id);
     if (seen.size > MAX_LINKED) return null;
-    const row = rowOf(view, id);
+    const row = es.rowOf(id);
     if (row === undefined) return null;
     if (row === null) continue; // a dangling link: not in the corpus either
+    const e = es.at(row.file, row.num, row.pos);
+    if (!e || e.id !== row.id) return null;
     rows.set(row.id, row);
-    const targets = [...(JSON.parse(row.supersedes) as string[]), ...(row.superseded_by ? [row.superseded_by] : [])];
-    if (row.store === 'knowhow') {
+    const targets = [...e.supersedes, ...(e.supersededBy ? [e.supersededBy] : [])];
+    if (e.store === 'knowhow') {
       // Knowhow links may name a file stem; whether they resolve depends on what else exists.
       if (links) return null;
-      for (const v of targets) if (!knowhowLink(view, v, rows)) return null;
+      for (const v of targets) if (!knowhowLink(es, v, rows)) return null;
       continue;
     }
     if (!links) continue;
     for (const v of targets) queue.push(v);
-    for (const r of linking.all(id, JSON.stringify(id)) as Row[]) {
-      if (r.store !== 'spec') return null;
+    const linking = es.linking(id);
+    if (!linking) return null;
+    for (const r of linking) {
+      if (!r.file.startsWith('specs/')) return null;
       queue.push(r.id);
     }
   }
@@ -125,14 +293,14 @@ function rowsFor(view: CorpusStoreView, ids: readonly string[], links: boolean):
 }
 
 /** The bytes of one entry's block, read from its file (still the size its rows were made from). */
-function blockText(layout: WorkflowLayout, view: CorpusStoreView, row: Row): string | null {
-  if (row.byte_start === null || row.byte_end === null) return null;
+function blockText(layout: WorkflowLayout, file: string, size: number, spot: Spot): string | null {
+  if (spot.byteStart === null || spot.byteEnd === null) return null;
   try {
-    const fd = openSync(join(layout.workflow, row.file), 'r');
+    const fd = openSync(join(layout.workflow, file), 'r');
     try {
-      if (fstatSync(fd).size !== view.stored.get(row.file)?.size) return null;
-      const buf = Buffer.alloc(row.byte_end - row.byte_start);
-      if (readSync(fd, buf, 0, buf.length, row.byte_start) !== buf.length) return null;
+      if (fstatSync(fd).size !== size) return null;
+      const buf = Buffer.alloc(spot.byteEnd - spot.byteStart);
+      if (readSync(fd, buf, 0, buf.length, spot.byteStart) !== buf.length) return null;
       return buf.toString('utf8');
     } finally {
       closeSync(fd);
@@ -144,11 +312,11 @@ function blockText(layout: WorkflowLayout, view: CorpusStoreView, row: Row): str
 
 /**
  * The view of one tagged entry built from its own block (a reusable block's bytes alone decide
- * its view; see `scanSpecCached`), checked against its row. Null when that cannot be done.
+ * its view; see `scanSpecRows`), checked against its spot. Null when that cannot be done.
  */
-function entryOfBlock(text: string, row: Row, defaultCategory: string | null): KnowledgeEntry | null {
-  if (row.legacy !== 0 || row.end === null || row.line === null) return null;
-  if (text.length !== row.end - row.start) return null;
+function entryOfBlock(text: string, file: string, spot: Spot, defaultCategory: string | null): KnowledgeEntry | null {
+  if (spot.end === null || spot.line === null) return null;
+  if (text.length !== spot.end - spot.offset) return null;
   const tag = scanOpenTag(text, 0, decodeEntities);
   if (!tag) return null;
   const { close, bodyEnd } = findClose(text, tag.end);
@@ -159,50 +327,32 @@ function entryOfBlock(text: string, row: Row, defaultCategory: string | null): K
     tail: tag.tail,
     body: text.slice(tag.end, bodyEnd),
     close,
-    offset: row.start,
-    line: row.line,
+    offset: spot.offset,
+    line: spot.line,
     column: 1,
   };
-  const e = viewOfEntry(node, { file: row.file, issueFile: `.workflow/${row.file}`, defaultCategory, issues: [] });
-  if (e.contentHash !== row.content_hash) return null;
-  e.id = row.id; // the twin suffix, as the file's parse gave it
-  return e;
+  const e = viewOfEntry(node, { file, issueFile: `.workflow/${file}`, defaultCategory, issues: [] });
+  return (e.hasSid ? 1 : 0) === (spot.flags & F_SID ? 1 : 0) ? e : null;
 }
 
-/** `spec:project:{stem}-{NNN}` of a tagged entry: its place among the file's tagged entries. */
-function positionOf(view: CorpusStoreView, row: Row): string {
-  const before = view.store
-    .prepare('SELECT count(*) FROM spec_entries WHERE file = ? AND legacy = 0 AND pos < ?')
-    .pluck(true)
-    .get(row.file, row.pos) as number;
-  return `spec:project:${fileStem(row.file)}-${String(before + 1).padStart(3, '0')}`;
-}
-
-/** The corpus of just these rows' entries, in corpus order; null when one cannot be built from its block. */
-function corpusOf(layout: WorkflowLayout, view: CorpusStoreView, rows: Map<string, Row>): Corpus | null {
+/** The corpus of just these rows' entries, in corpus order; null when one cannot be built. */
+function corpusOf(es: Entries, rows: Map<string, Row>): Corpus | null {
+  const { view } = es;
   const order = new Map<string, number>();
   for (const n of view.specNames) order.set(`specs/${n}`, order.size);
   for (const n of view.knowhowNames) order.set(`knowhow/${n}`, order.size);
   const sorted = [...rows.values()].sort(
     (a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0) || a.pos - b.pos,
   );
-  const knowhowFiles = new Set(sorted.filter((r) => r.store === 'knowhow').map((r) => r.file));
-  const knowhow = knowhowFiles.size ? materialize(layout, view, false, knowhowFiles).loaded.corpus.entries : [];
-  const categories = view.store.prepare('SELECT default_category FROM spec_files WHERE path = ?').pluck(true);
   const entries: KnowledgeEntry[] = [];
   const position = new Map<KnowledgeEntry, string>();
   for (const row of sorted) {
-    if (row.store === 'knowhow') {
-      const e = knowhow.find((k) => k.file === row.file);
-      if (!e) return null;
-      entries.push(e);
-      continue;
-    }
-    const text = blockText(layout, view, row);
-    if (!text) return null;
-    const e = entryOfBlock(text, row, (categories.get(row.file) as string | null) ?? null);
+    const e = es.at(row.file, row.num, row.pos);
     if (!e) return null;
-    position.set(e, positionOf(view, row));
+    if (e.store === 'spec') {
+      if (e.legacy) return null;
+      position.set(e, es.positionOf(row));
+    }
     entries.push(e);
   }
   const { corpus } = finish(entries, [], [], [], []);
@@ -225,8 +375,9 @@ export function lookupCorpus(
   try {
     const view = currentView(layout);
     if (!view) return null;
-    const rows = rowsFor(view, ids, options.links === true);
-    return rows ? corpusOf(layout, view, rows) : null;
+    const es = new Entries(layout, view);
+    const rows = rowsFor(es, ids, options.links === true);
+    return rows ? corpusOf(es, rows) : null;
   } catch {
     return null; // a store that fails mid-read: the whole load answers
   }
@@ -249,7 +400,7 @@ export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[
   const v = view;
   // Asked id by id (a new sid is drawn against it): the rows cover every file, duplicate copies'
   // `~n` names aside, which no drawn sid can take.
-  const used = v.store.prepare('SELECT 1 FROM spec_entries WHERE id = ? LIMIT 1').pluck(true);
+  const used = v.store.prepare('SELECT 1 FROM spec_ids WHERE id = ? LIMIT 1').pluck(true);
   const ids = { has: (id: string) => used.get(id) !== undefined };
   const specs: LoadedSpecFile[] = [];
   for (const file of files) {
@@ -282,14 +433,14 @@ export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[
       utf8: stored.utf8 === 1,
     });
   }
-  const titleIn = v.store.prepare('SELECT id FROM spec_entries WHERE file = ? AND dup_title = ? ORDER BY pos LIMIT 1');
+  const es = new Entries(layout, v);
   return {
     corpus: { entries: [], byId: new Map(), issues: [], files: [] },
     specs,
     knowhow: [],
     ids,
     knowhowFiles: new Set(v.knowhowNames.map((n) => `knowhow/${n}`)),
-    titleIn: (file, title) => (titleIn.pluck(true).get(file, title) as string | undefined) ?? null,
+    titleIn: (file, title) => es.titleIn(file, title),
   };
 }
 
