@@ -74,7 +74,7 @@ export function tagIsClean(text: string, open: number, tagLength: number): boole
 export function scanSpecRows(
   text: string,
   file: string,
-  resume?: { from: number; defaultCategory: string | null },
+  resume?: { from: number; defaultCategory: string | null; seed?: { offset: number; line: number; lineStart: number } },
 ): {
   entries: KnowledgeEntry[];
   issues: Issue[];
@@ -86,7 +86,7 @@ export function scanSpecRows(
   const issueFile = `.workflow/${file}`;
   const issues: Issue[] = [];
   const viewIssues: Issue[] = [];
-  const lines = new LineIndex(text);
+  const lines = new LineIndex(text, resume?.seed);
   const at = (offset: number) => lines.at(offset);
   const issue = (offset: number, severity: Issue['severity'], code: string, message: string, hint: string) =>
     issues.push({ severity, code, message, hint, file: issueFile, ...at(offset) });

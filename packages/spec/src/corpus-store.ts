@@ -116,24 +116,27 @@ export interface Spot {
   normKey: number;
 }
 
-/** FNV-1a over UTF-16 code units: a filter only (every hit is checked against the entry itself). */
+/** FNV-1a over UTF-16 code units, folded to 16 bits: a filter only (every hit is checked against the entry itself). */
 export function titleKey(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0 || 1;
+  return ((h >>> 16) ^ h) & 0xffff || 1;
 }
 
 export function titled(e: KnowledgeEntry): boolean {
   return e.titleSource !== 'content' && e.titleSource !== 'none';
 }
 
+/** Blocks longer than this (in bytes) are not marked reusable: their length must fit the record. */
+const MAX_BLOCK_BYTES = 0xffffff;
+
 /** The spot of a parsed entry at `spot`, with its byte range (null when the block is not reusable). */
 export function spotOf(e: KnowledgeEntry, spot: EntrySpot, bytes: [number, number] | null): Spot {
   const t = e.store === 'spec' && titled(e);
-  const reusable = spot.end !== null && bytes !== null;
+  const reusable = spot.end !== null && bytes !== null && bytes[1] - bytes[0] <= MAX_BLOCK_BYTES;
   return {
     flags:
       (e.legacy ? F_LEGACY : 0) |
@@ -151,101 +154,78 @@ export function spotOf(e: KnowledgeEntry, spot: EntrySpot, bytes: [number, numbe
   };
 }
 
-class Writer {
-  private buf = Buffer.allocUnsafe(4096);
-  private n = 0;
-  private room(k: number) {
-    if (this.n + k <= this.buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.n + k));
-    this.buf.copy(next, 0, 0, this.n);
-    this.buf = next;
-  }
-  uint(v: number) {
-    this.room(10);
-    while (v >= 0x80) {
-      this.buf[this.n++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    this.buf[this.n++] = v;
-  }
-  u32(v: number) {
-    this.room(4);
-    this.buf.writeUInt32LE(v >>> 0, this.n);
-    this.n += 4;
-  }
-  done(): Buffer {
-    return Buffer.from(this.buf.subarray(0, this.n));
-  }
-}
+/**
+ * Spots as fixed records of six little-endian uint32 (24 bytes an entry), so a lookup reads the
+ * one it needs without decoding the file's others: flags | block bytes << 8, line (0: none),
+ * offset, block characters, block byte start, dup key << 16 | norm key.
+ */
+const WORDS = 6;
 
-/** Packs spots: deltas of lines, offsets and byte positions as varints, title keys as 4 bytes. */
 export function encodeSpots(spots: readonly Spot[]): Buffer {
-  const w = new Writer();
-  let line = 0;
-  let offset = 0;
-  let bytes = 0;
-  for (const s of spots) {
-    w.uint(s.flags);
-    w.uint(s.line === null ? 0 : s.line - line + 1);
-    if (s.line !== null) line = s.line;
-    w.uint(s.offset - offset);
-    offset = s.offset;
-    if (s.flags & F_REUSABLE) {
-      w.uint((s.end as number) - s.offset);
-      w.uint((s.byteStart as number) - bytes);
-      w.uint((s.byteEnd as number) - (s.byteStart as number));
-      bytes = s.byteEnd as number;
-    }
-    if (s.flags & F_TITLED) {
-      w.u32(s.dupKey);
-      w.u32(s.normKey);
-    }
-  }
-  return w.done();
+  const buf = Buffer.alloc(spots.length * WORDS * 4);
+  spots.forEach((s, i) => {
+    const o = i * WORDS * 4;
+    const reusable = (s.flags & F_REUSABLE) !== 0;
+    buf.writeUInt32LE((s.flags & 0xff) + (reusable ? ((s.byteEnd as number) - (s.byteStart as number)) * 256 : 0), o);
+    buf.writeUInt32LE(s.line ?? 0, o + 4);
+    buf.writeUInt32LE(s.offset, o + 8);
+    buf.writeUInt32LE(reusable ? (s.end as number) - s.offset : 0, o + 12);
+    buf.writeUInt32LE(reusable ? (s.byteStart as number) : 0, o + 16);
+    buf.writeUInt32LE((s.dupKey & 0xffff) * 0x10000 + (s.normKey & 0xffff), o + 20);
+  });
+  return buf;
 }
 
-export function decodeSpots(blob: Uint8Array, count: number): Spot[] {
-  const b = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
-  let i = 0;
-  const uint = () => {
-    let v = 0;
-    let m = 1;
-    for (;;) {
-      const x = b[i++];
-      v += (x & 0x7f) * m;
-      if (x < 0x80) return v;
-      m *= 0x80;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** A file's stored spots, read in place. */
+export class Spots {
+  private readonly w: Uint32Array;
+  readonly length: number;
+
+  constructor(blob: Uint8Array, count: number) {
+    if (blob.byteLength !== count * WORDS * 4) throw new Error('spec rows: spots blob does not match its entry count');
+    const copy = new Uint8Array(blob.byteLength);
+    copy.set(blob);
+    if (!LITTLE_ENDIAN) {
+      for (let i = 0; i < copy.length; i += 4) copy.subarray(i, i + 4).reverse();
     }
-  };
-  const out: Spot[] = [];
-  let line = 0;
-  let offset = 0;
-  let bytes = 0;
-  for (let k = 0; k < count; k++) {
-    const flags = uint();
-    const l = uint();
-    if (l !== 0) line = line + l - 1;
-    offset += uint();
-    let end: number | null = null;
-    let byteStart: number | null = null;
-    let byteEnd: number | null = null;
-    if (flags & F_REUSABLE) {
-      end = offset + uint();
-      byteStart = bytes + uint();
-      byteEnd = byteStart + uint();
-      bytes = byteEnd;
-    }
-    let dupKey = 0;
-    let normKey = 0;
-    if (flags & F_TITLED) {
-      dupKey = b.readUInt32LE(i);
-      normKey = b.readUInt32LE(i + 4);
-      i += 8;
-    }
-    out.push({ flags, line: l === 0 ? null : line, offset, end, byteStart, byteEnd, dupKey, normKey });
+    this.w = new Uint32Array(copy.buffer);
+    this.length = count;
   }
-  if (i !== b.length) throw new Error('spec rows: spots blob does not match its entry count');
-  return out;
+
+  flags(i: number): number {
+    return this.w[i * WORDS] & 0xff;
+  }
+  dupKey(i: number): number {
+    return this.w[i * WORDS + 5] >>> 16;
+  }
+  normKey(i: number): number {
+    return this.w[i * WORDS + 5] & 0xffff;
+  }
+
+  at(i: number): Spot {
+    const o = i * WORDS;
+    const w = this.w;
+    const flags = w[o] & 0xff;
+    const reusable = (flags & F_REUSABLE) !== 0;
+    return {
+      flags,
+      line: w[o + 1] === 0 ? null : w[o + 1],
+      offset: w[o + 2],
+      end: reusable ? w[o + 2] + w[o + 3] : null,
+      byteStart: reusable ? w[o + 4] : null,
+      byteEnd: reusable ? w[o + 4] + Math.floor(w[o] / 256) : null,
+      dupKey: w[o + 5] >>> 16,
+      normKey: w[o + 5] & 0xffff,
+    };
+  }
+
+  all(): Spot[] {
+    const out: Spot[] = [];
+    for (let i = 0; i < this.length; i++) out.push(this.at(i));
+    return out;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,18 +347,21 @@ export function scanAppended(
 ): Appended | null {
   if (old.utf8 !== 1 || old.entries === 0 || buf.length <= old.size) return null;
   if (sha256(buf.subarray(0, old.size)) !== old.sha256) return null;
-  const blob = store.prepare('SELECT spots FROM spec_files WHERE num = ? AND sha256 = ?').pluck(true).get(old.num, old.sha256) as
-    | Buffer
-    | undefined;
+  const blob = store
+    .prepare('SELECT spots FROM spec_files WHERE num = ? AND sha256 = ?')
+    .pluck(true)
+    .get(old.num, old.sha256) as Buffer | undefined;
   if (!blob) return null;
-  const spots = decodeSpots(blob, old.entries);
-  const last = spots[spots.length - 1];
+  const stored = new Spots(blob, old.entries);
+  const last = stored.at(old.entries - 1);
   if (last.end === null || last.byteEnd === null) return null;
   const from = last.end;
-  const scanned = scanSpecRows(text, file, { from, defaultCategory: old.default_category });
+  // Lines are counted from the last old entry's start (its line is stored), not from the file's start.
+  const seed = { offset: last.offset, line: last.line ?? 1, lineStart: text.lastIndexOf('\n', last.offset - 1) + 1 };
+  const scanned = scanSpecRows(text, file, { from, defaultCategory: old.default_category, seed });
   if (scanned.entries.some((e) => !e.hasSid)) return null;
   // The old issues before the resume point stand; those after it were found again.
-  const cut = new LineIndex(text).at(from);
+  const cut = new LineIndex(text, seed).at(from);
   const before = (i: Issue) =>
     i.line === undefined || i.line < cut.line || (i.line === cut.line && (i.column ?? 0) < cut.column);
   const oldIssues = JSON.parse(old.issues) as Issue[];
@@ -397,7 +380,7 @@ export function scanAppended(
     chars = offset;
     return bytes;
   };
-  const all = spots.slice();
+  const all = stored.all();
   scanned.entries.forEach((e, i) => {
     const spot = scanned.spots[i];
     const range: [number, number] | null =
@@ -421,10 +404,11 @@ export function scanAppended(
 /** Saves a grown spec file: its row, and the rows of its new entries (the old ones stand). */
 export function saveAppended(store: DerivedStore, a: Appended): void {
   store
-    .prepare('UPDATE spec_files SET sha256 = ?, size = ?, entries = ?, issues = ?, parse_issues = ?, spots = ? WHERE num = ?')
+    .prepare(
+      'UPDATE spec_files SET sha256 = ?, size = ?, entries = ?, issues = ?, parse_issues = ?, spots = ? WHERE num = ?',
+    )
     .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, encodeSpots(a.spots), a.num);
+  // The old rows end at the old entry count (their spots said so): the new ones only add.
   const from = a.entries - a.tail.length;
-  store.prepare('DELETE FROM spec_ids WHERE file = ? AND pos >= ?').run(a.num, from);
-  store.prepare('DELETE FROM spec_links WHERE file = ? AND pos >= ?').run(a.num, from);
   statements(store).putIds(a.num, from, a.tail);
 }

@@ -17,8 +17,8 @@ import {
 } from './corpus-files.js';
 import {
   type Appended,
-  type PreviousFile,
   type ParsedFileRows,
+  type PreviousFile,
   saveAppended,
   saveParsedFiles,
   scanAppended,
@@ -49,6 +49,12 @@ export interface CorpusStoreView {
   stale: number;
   /** Stored files that are no longer in the corpus. */
   gone: string[];
+  /**
+   * `all`: every file was hashed. `specs`: only spec files were (knowhow documents are listed by
+   * name only: their ids come from their names, so a lookup that reads no knowhow content can do
+   * without their hashes); knowhow rows are then neither trusted nor brought up to date.
+   */
+  scope: 'all' | 'specs';
 }
 
 /**
@@ -56,7 +62,7 @@ export interface CorpusStoreView {
  * the stored rows. Null when the store cannot be used or a file cannot be read (the plain load
  * then says what is wrong, as it did before the store).
  */
-export function openCorpusStore(layout: WorkflowLayout): CorpusStoreView | null {
+export function openCorpusStore(layout: WorkflowLayout, scope: 'all' | 'specs' = 'all'): CorpusStoreView | null {
   let store: DerivedStore;
   const specList: Issue[] = [];
   const knowhowList: Issue[] = [];
@@ -68,7 +74,8 @@ export function openCorpusStore(layout: WorkflowLayout): CorpusStoreView | null 
     store.section(specSection());
     specNames = markdownFiles(layout.specs, 'specs', specList);
     knowhowNames = markdownFiles(layout.knowhow, 'knowhow', knowhowList);
-    const rels = [...specNames.map((n) => `specs/${n}`), ...knowhowNames.map((n) => `knowhow/${n}`)];
+    const rels = specNames.map((n) => `specs/${n}`);
+    if (scope === 'all') for (const n of knowhowNames) rels.push(`knowhow/${n}`);
     states = new Map(fileStates(store, layout.workflow, rels).map((s) => [s.path, s]));
   } catch {
     return null;
@@ -76,8 +83,7 @@ export function openCorpusStore(layout: WorkflowLayout): CorpusStoreView | null 
   const stored = new Map<string, StoredFile>();
   const previous = new Map<string, StoredFile>();
   const paths = new Map<number, string>();
-  const columns = 'num, path, sha256, size, utf8, entries, default_category, issues, parse_issues';
-  for (const r of store.prepare(`SELECT ${columns} FROM spec_files`).iterate()) {
+  for (const r of store.prepare(rowsQuery(scope)).iterate()) {
     const { path, ...row } = r as StoredFile & { path: string };
     paths.set(row.num, path);
     const state = states.get(path);
@@ -87,11 +93,22 @@ export function openCorpusStore(layout: WorkflowLayout): CorpusStoreView | null 
       stored.set(path, { ...row, sha256: '' });
     }
   }
-  let stale = 0;
-  for (const [path, state] of states) if (stored.get(path)?.sha256 !== state.sha256) stale++;
-  const gone: string[] = [];
-  for (const path of stored.keys()) if (!states.has(path)) gone.push(path);
-  return { store, specNames, knowhowNames, specList, knowhowList, states, stored, paths, previous, stale, gone };
+  const view: CorpusStoreView = {
+    store,
+    specNames,
+    knowhowNames,
+    specList,
+    knowhowList,
+    states,
+    stored,
+    paths,
+    previous,
+    stale: 0,
+    gone: [],
+    scope,
+  };
+  countStale(view);
+  return view;
 }
 
 /**
@@ -176,7 +193,7 @@ export function materialize(
   for (const name of knowhowNames) {
     const file = `knowhow/${name}`;
     const current = unchanged(file);
-    if (!wanted(file) && current) continue;
+    if (!wanted(file) && (current || view.scope === 'specs')) continue;
     const abs = join(layout.knowhow, name);
     files.push(fileInfo(abs, file));
     const { buf, hash } = bytesOf(file, abs);
@@ -232,22 +249,69 @@ export function materialize(
 function refreshView(view: CorpusStoreView): void {
   view.stored.clear();
   view.paths.clear();
-  const columns = 'num, path, sha256, size, utf8, entries, default_category, issues, parse_issues';
-  for (const r of view.store.prepare(`SELECT ${columns} FROM spec_files`).iterate()) {
+  for (const r of view.store.prepare(rowsQuery(view.scope)).iterate()) {
     const { path, ...row } = r as StoredFile & { path: string };
     view.paths.set(row.num, path);
     const state = view.states.get(path);
     view.stored.set(path, state?.sha256 === row.sha256 ? row : { ...row, sha256: '' });
   }
+  countStale(view);
+  view.previous.clear();
+}
+
+/** Files whose rows do not match, and stored files no longer in the corpus (of the files in scope). */
+function countStale(view: CorpusStoreView): void {
   let stale = 0;
   for (const [path, state] of view.states) if (view.stored.get(path)?.sha256 !== state.sha256) stale++;
   view.stale = stale;
-  view.gone = [...view.stored.keys()].filter((p) => !view.states.has(p));
-  view.previous.clear();
+  const inScope = (p: string) => view.scope === 'all' || p.startsWith('specs/');
+  view.gone = [...view.stored.keys()].filter((p) => inScope(p) && !view.states.has(p));
+}
+
+/** The stored rows in scope (knowhow rows are not read when only spec files were hashed). */
+function rowsQuery(scope: CorpusStoreView['scope']): string {
+  const columns = 'num, path, sha256, size, utf8, entries, default_category, issues, parse_issues';
+  return `SELECT ${columns} FROM spec_files${scope === 'specs' ? " WHERE path >= 'specs/' AND path < 'specs0'" : ''}`;
 }
 
 /** The bytes `fileStates` read are used once; holding them for the whole load would double the peak. */
 function releaseBytes(states: CorpusStoreView['states'], file: string): void {
   const state = states.get(file);
   if (state) state.bytes = null;
+}
+
+/**
+ * After a writer replaced corpus files with text it holds (`spec add` and promotion append
+ * entries), brings the rows of each spec file that only grew at its end up to date from that
+ * text, so the next command need not parse it again. Best effort: any other change is left to the
+ * next load, which finds the file's hash moved. The rows are keyed by the text's hash, so a later
+ * write by anyone else is seen as usual.
+ */
+export function recordAppends(layout: WorkflowLayout, writes: readonly { file: string; text: string }[]): void {
+  const specs = writes.filter((w) => w.file.startsWith('specs/'));
+  if (specs.length === 0) return;
+  try {
+    const store = openStore(layout);
+    if (!store.persistent) return;
+    store.section(specSection());
+    const columns = 'num, sha256, size, utf8, entries, default_category, issues, parse_issues';
+    const rowOf = store.prepare(`SELECT ${columns} FROM spec_files WHERE path = ?`);
+    const grown: Appended[] = [];
+    for (const w of specs) {
+      const row = rowOf.get(w.file) as PreviousFile | undefined;
+      if (!row) continue;
+      const buf = Buffer.from(w.text, 'utf8');
+      const hash = sha256(buf);
+      if (row.sha256 === hash) continue;
+      const a = scanAppended(store, w.file, w.text, buf, hash, row);
+      if (a) grown.push(a);
+    }
+    if (grown.length) {
+      tryWrite(store, () => {
+        for (const a of grown) saveAppended(store, a);
+      });
+    }
+  } catch {
+    // derived state only: the next load brings the rows up to date
+  }
 }

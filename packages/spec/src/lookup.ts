@@ -12,7 +12,18 @@ import {
   openCorpusStore,
 } from './corpus.js';
 import { decode } from './corpus-files.js';
-import { decodeSpots, F_DEPRECATED, F_LEGACY, F_REUSABLE, F_SID, F_TITLED, type Spot, scanSpecRows, titled, titleKey } from './corpus-store.js';
+import {
+  F_DEPRECATED,
+  F_LEGACY,
+  F_REUSABLE,
+  F_SID,
+  F_TITLED,
+  type Spot,
+  Spots,
+  scanSpecRows,
+  titled,
+  titleKey,
+} from './corpus-store.js';
 import { decodeEntities } from './entities.js';
 import { knowhowEntry, knowhowIdFor, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, KnowledgeEntry } from './model.js';
@@ -47,8 +58,8 @@ interface Row {
  * (only those) and saved. Null when the rows cannot be brought up to date (no usable store, or a
  * store that could not take the write: then only a whole load answers).
  */
-function currentView(layout: WorkflowLayout): CorpusStoreView | null {
-  const view = openCorpusStore(layout);
+function currentView(layout: WorkflowLayout, scope: 'all' | 'specs'): CorpusStoreView | null {
+  const view = openCorpusStore(layout, scope);
   if (!view) return null;
   if (view.stale === 0 && view.gone.length === 0) return view;
   return materialize(layout, view, false, new Set()).saved ? view : null;
@@ -60,7 +71,7 @@ function currentView(layout: WorkflowLayout): CorpusStoreView | null {
  * file read is checked against the hash its rows were made from.
  */
 class Entries {
-  private readonly spots = new Map<number, Spot[]>();
+  private readonly spots = new Map<number, Spots>();
   private readonly parsed = new Map<number, KnowledgeEntry[]>();
   private readonly built = new Map<string, KnowledgeEntry>();
 
@@ -69,26 +80,60 @@ class Entries {
     readonly view: CorpusStoreView,
   ) {}
 
-  /** The one row of an id, null when the id is in no row, undefined when rows cannot answer for it. */
+  private knowhowIds: Map<string, string[]> | null = null;
+
+  /** Knowhow files by id: a knowhow document's id comes from its file name alone. */
+  private knowhowFiles(id: string): string[] {
+    if (!id.startsWith('knowhow-')) return []; // every knowhow id is `knowhow-<slug>` (`knowhowIdFor`)
+    if (!this.knowhowIds) {
+      this.knowhowIds = new Map();
+      for (const name of this.view.knowhowNames) {
+        const k = knowhowIdFor(name);
+        const list = this.knowhowIds.get(k);
+        if (list) list.push(`knowhow/${name}`);
+        else this.knowhowIds.set(k, [`knowhow/${name}`]);
+      }
+    }
+    return this.knowhowIds.get(id) ?? [];
+  }
+
+  /**
+   * The one row of an id, null when the id is in no row, undefined when rows cannot answer for it.
+   * Spec entries come from the spec files' rows, knowhow documents from the listing.
+   */
   rowOf(id: string): Row | null | undefined {
     if (id.includes('~')) return undefined; // duplicate-sid copies are named by the whole corpus
-    const rows = this.view.store
-      .prepare('SELECT file, pos FROM spec_ids WHERE id = ? LIMIT 2')
-      .all(id) as { file: number; pos: number }[];
-    if (rows.length > 1) return undefined;
-    if (rows.length === 0) return null;
-    const file = this.view.paths.get(rows[0].file);
-    return file === undefined ? undefined : { file, num: rows[0].file, pos: rows[0].pos, id };
+    const found: Row[] = [];
+    for (const r of this.view.store.prepare('SELECT file, pos FROM spec_ids WHERE id = ? LIMIT 3').all(id) as {
+      file: number;
+      pos: number;
+    }[]) {
+      const file = this.view.paths.get(r.file);
+      // Every spec file's row is in the view: a number it lacks is a knowhow row (not read in scope `specs`).
+      if (file === undefined && this.view.scope === 'all') return undefined;
+      if (file?.startsWith('specs/')) found.push({ file, num: r.file, pos: r.pos, id });
+    }
+    for (const file of this.knowhowFiles(id)) found.push({ file, num: -1, pos: 0, id });
+    if (found.length > 1) return undefined;
+    return found[0] ?? null;
+  }
+
+  /** Whether an id is used by any entry (a duplicate copy's `~n` name aside). */
+  inUse(id: string): boolean {
+    return this.rowOf(id) !== null;
   }
 
   /** Rows holding `value` as a supersession link. */
   linking(value: string): Row[] | undefined {
     const out: Row[] = [];
-    for (const r of this.view.store
-      .prepare('SELECT file, pos FROM spec_links WHERE target = ?')
-      .all(value) as { file: number; pos: number }[]) {
+    for (const r of this.view.store.prepare('SELECT file, pos FROM spec_links WHERE target = ?').all(value) as {
+      file: number;
+      pos: number;
+    }[]) {
       const file = this.view.paths.get(r.file);
-      if (file === undefined) return undefined;
+      if (file === undefined && this.view.scope === 'all') return undefined;
+      // A knowhow document's links never enter a spec history (`entryHistory` follows one store).
+      if (!file?.startsWith('specs/')) continue;
       const e = this.at(file, r.file, r.pos);
       if (!e) return undefined;
       out.push({ file, num: r.file, pos: r.pos, id: e.id });
@@ -96,7 +141,7 @@ class Entries {
     return out;
   }
 
-  spotsOf(num: number, file: string): Spot[] | null {
+  spotsOf(num: number, file: string): Spots | null {
     let s = this.spots.get(num);
     if (s) return s;
     const row = this.view.stored.get(file);
@@ -106,21 +151,22 @@ class Entries {
       .pluck(true)
       .get(num, row.sha256) as Buffer | undefined;
     if (!blob) return null;
-    s = decodeSpots(blob, row.entries);
+    s = new Spots(blob, row.entries);
     this.spots.set(num, s);
     return s;
   }
 
   /** The entry at a position, as its file's parse gives it (twin suffix included); null when it cannot be built. */
   at(file: string, num: number, pos: number): KnowledgeEntry | null {
-    const key = `${num}:${pos}`;
+    const key = `${file}:${pos}`;
     const done = this.built.get(key);
     if (done) return done;
     let e: KnowledgeEntry | null = null;
     if (file.startsWith('knowhow/')) e = pos === 0 ? this.knowhow(file) : null;
     else {
-      const spot = this.spotsOf(num, file)?.[pos];
-      if (!spot) return null;
+      const spots = this.spotsOf(num, file);
+      if (!spots || pos >= spots.length) return null;
+      const spot = spots.at(pos);
       const row = this.view.stored.get(file);
       if (spot.flags & F_REUSABLE && !(spot.flags & F_LEGACY) && row) {
         const text = blockText(this.layout, file, row.size, spot);
@@ -165,11 +211,14 @@ class Entries {
     return entries;
   }
 
+  /** A knowhow document, parsed from its file as it is now (its id depends on its name alone). */
   private knowhow(file: string): KnowledgeEntry | null {
-    const row = this.view.stored.get(file);
-    if (!row || row.sha256 === '') return null;
-    const buf = readChecked(this.layout, file, row.sha256);
-    if (!buf) return null;
+    let buf: Buffer;
+    try {
+      buf = readFileSync(join(this.layout.workflow, file));
+    } catch {
+      return null;
+    }
     const { text } = decode(buf, file, []);
     return knowhowEntry(parseKnowhowFile(text, `.workflow/${file}`).value, file, []);
   }
@@ -185,7 +234,7 @@ class Entries {
     if (!spots) throw changed(file);
     const key = titleKey(title);
     for (let pos = 0; pos < spots.length; pos++) {
-      if (!(spots[pos].flags & F_TITLED) || spots[pos].dupKey !== key) continue;
+      if (!(spots.flags(pos) & F_TITLED) || spots.dupKey(pos) !== key) continue;
       const e = this.at(file, row.num, pos);
       if (!e) throw changed(file);
       if (titled(e) && e.title.trim().toLowerCase() === title) return e.id;
@@ -208,8 +257,8 @@ class Entries {
       const spots = this.spotsOf(row.num, file);
       if (!spots) return null;
       for (let pos = 0; pos < spots.length; pos++) {
-        const s = spots[pos];
-        if (!(s.flags & F_TITLED) || s.flags & F_DEPRECATED || !keys.has(s.normKey)) continue;
+        const flags = spots.flags(pos);
+        if (!(flags & F_TITLED) || flags & F_DEPRECATED || !keys.has(spots.normKey(pos))) continue;
         const e = this.at(file, row.num, pos);
         if (!e) return null;
         if (e.status === 'active' && titled(e) && wanted.has(normalizeText(e.title))) out.push(e);
@@ -220,9 +269,9 @@ class Entries {
 
   /** `spec:project:{stem}-{NNN}` of a tagged entry: its place among the file's tagged entries. */
   positionOf(row: Row): string {
-    const spots = this.spotsOf(row.num, row.file) ?? [];
+    const spots = this.spotsOf(row.num, row.file);
     let before = 0;
-    for (let i = 0; i < row.pos; i++) if (!(spots[i].flags & F_LEGACY)) before++;
+    for (let i = 0; i < row.pos; i++) if (spots && !(spots.flags(i) & F_LEGACY)) before++;
     return `spec:project:${fileStem(row.file)}-${String(before + 1).padStart(3, '0')}`;
   }
 }
@@ -284,10 +333,7 @@ function rowsFor(es: Entries, ids: readonly string[], links: boolean): Map<strin
     for (const v of targets) queue.push(v);
     const linking = es.linking(id);
     if (!linking) return null;
-    for (const r of linking) {
-      if (!r.file.startsWith('specs/')) return null;
-      queue.push(r.id);
-    }
+    for (const r of linking) queue.push(r.id);
   }
   return rows;
 }
@@ -362,7 +408,7 @@ function corpusOf(es: Entries, rows: Map<string, Row>): Corpus | null {
 
 /**
  * The part of the corpus that answers for `ids` exactly as the whole corpus would (with `links`,
- * also every entry of their supersession history). Null when the store's rows cannot vouch for
+ * also every spec entry of their supersession history, as `specHistory` follows it). Null when the store's rows cannot vouch for
  * the answer; the caller then loads the whole corpus (`loadCorpus`). The result holds only those
  * entries: its `issues` and `files` are not the corpus's.
  */
@@ -373,7 +419,9 @@ export function lookupCorpus(
 ): Corpus | null {
   if (ids.length === 0) return null;
   try {
-    const view = currentView(layout);
+    // No knowhow content can change the answer (knowhow ids come from file names, and a spec
+    // history follows spec entries' links only): only spec files are hashed.
+    const view = currentView(layout, 'specs');
     if (!view) return null;
     const es = new Entries(layout, view);
     const rows = rowsFor(es, ids, options.links === true);
@@ -392,7 +440,7 @@ export function lookupCorpus(
 export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[]): LoadedCorpus | null {
   let view: CorpusStoreView | null;
   try {
-    view = currentView(layout);
+    view = currentView(layout, 'specs');
   } catch {
     return null;
   }
@@ -400,8 +448,8 @@ export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[
   const v = view;
   // Asked id by id (a new sid is drawn against it): the rows cover every file, duplicate copies'
   // `~n` names aside, which no drawn sid can take.
-  const used = v.store.prepare('SELECT 1 FROM spec_ids WHERE id = ? LIMIT 1').pluck(true);
-  const ids = { has: (id: string) => used.get(id) !== undefined };
+  const es = new Entries(layout, v);
+  const ids = { has: (id: string) => es.inUse(id) };
   const specs: LoadedSpecFile[] = [];
   for (const file of files) {
     const stored = v.stored.get(file);
@@ -433,7 +481,6 @@ export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[
       utf8: stored.utf8 === 1,
     });
   }
-  const es = new Entries(layout, v);
   return {
     corpus: { entries: [], byId: new Map(), issues: [], files: [] },
     specs,
