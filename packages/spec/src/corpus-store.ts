@@ -344,9 +344,11 @@ export function scanAppended(
   buf: Buffer,
   hash: string,
   old: PreviousFile,
+  /** The caller knows the first `old.size` bytes are the ones `old.sha256` was taken from. */
+  prefixKnown = false,
 ): Appended | null {
   if (old.utf8 !== 1 || old.entries === 0 || buf.length <= old.size) return null;
-  if (sha256(buf.subarray(0, old.size)) !== old.sha256) return null;
+  if (!prefixKnown && sha256(buf.subarray(0, old.size)) !== old.sha256) return null;
   const blob = store
     .prepare('SELECT spots FROM spec_files WHERE num = ? AND sha256 = ?')
     .pluck(true)

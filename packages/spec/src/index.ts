@@ -28,7 +28,7 @@ export type { AddKnowhowInput, AddKnowhowResult } from './knowhow-lifecycle.js';
 export { addKnowhow, requireKnowhow, supersedeKnowhow, validateKnowhowInput } from './knowhow-lifecycle.js';
 export type { LinkRepair, LinkRepairResult } from './link-repair.js';
 export { planLinkRepair, repairLinks } from './link-repair.js';
-export { lookupCorpus } from './lookup.js';
+export { type EditLookup, lookupCorpus, lookupForEdit } from './lookup.js';
 export type {
   Corpus,
   CorpusFileInfo,

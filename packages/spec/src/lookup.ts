@@ -24,6 +24,7 @@ import {
   titled,
   titleKey,
 } from './corpus-store.js';
+import { noteVerifiedText } from './corpus-stored.js';
 import { decodeEntities } from './entities.js';
 import { knowhowEntry, knowhowIdFor, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, KnowledgeEntry } from './model.js';
@@ -445,10 +446,17 @@ export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[
     return null;
   }
   if (!view) return null;
-  const v = view;
+  return loadFilesWithIdsOf(layout, view, new Entries(layout, view), files);
+}
+
+function loadFilesWithIdsOf(
+  layout: WorkflowLayout,
+  v: CorpusStoreView,
+  es: Entries,
+  files: readonly string[],
+): LoadedCorpus {
   // Asked id by id (a new sid is drawn against it): the rows cover every file, duplicate copies'
   // `~n` names aside, which no drawn sid can take.
-  const es = new Entries(layout, v);
   const ids = { has: (id: string) => es.inUse(id) };
   const specs: LoadedSpecFile[] = [];
   for (const file of files) {
@@ -461,9 +469,13 @@ export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[
       file,
       get text(): string {
         if (text === null) {
-          const buf = readFileSync(join(layout.workflow, file));
-          if (sha256(buf) !== stored.sha256) throw changed(file);
+          // The bytes `fileStates` just read and hashed, when it had to; else read and checked now.
+          const state = v.states.get(file);
+          const fresh = state?.bytes && state.sha256 === stored.sha256 ? state.bytes : null;
+          const buf = fresh ?? readFileSync(join(layout.workflow, file));
+          if (!fresh && sha256(buf) !== stored.sha256) throw changed(file);
           text = buf.toString('utf8');
+          noteVerifiedText(layout, file, text, stored.sha256);
         }
         return text;
       },
@@ -479,6 +491,11 @@ export function loadFilesWithIds(layout: WorkflowLayout, files: readonly string[
         return entries;
       },
       utf8: stored.utf8 === 1,
+      sha256: stored.sha256,
+      hasId: (id: string) => {
+        const row = es.rowOf(id);
+        return row === undefined ? undefined : row?.file === file;
+      },
     });
   }
   return {
@@ -495,4 +512,75 @@ function changed(file: string): Error {
   return environmentError('CORPUS_CHANGED', `.workflow/${file} changed while maestro was reading the corpus`, {
     hint: 'rerun the command (another program wrote the file meanwhile)',
   });
+}
+
+/** What a multi-entry writer (promotion) reads: ids, supersession histories, titles and files. */
+export interface EditLookup {
+  /** Entries asked for by exact id (absent ids are simply not in the result). */
+  ids: readonly string[];
+  /** Entries asked for with their whole spec supersession history. */
+  histories: readonly string[];
+  /** Active spec entries whose `normalizeText(title)` is one of these. */
+  titles: readonly string[];
+  /** Files (relative to `.workflow/`) whose text the writer may edit; missing ones are left out. */
+  files: readonly string[];
+}
+
+/**
+ * The corpus a writer that touches a few entries and files needs, from the store's rows: the
+ * entries of `ids`, the histories of `histories`, the active entries titled like `titles` (in
+ * corpus order, with `byId` as the whole corpus names them), the `files` that exist (text read
+ * when first needed and checked against its hash; a spec file also says, without being parsed,
+ * whether it holds an id: `hasId`), every id in use and every knowhow file name. Null when the
+ * rows cannot vouch for that (the caller loads the whole corpus).
+ */
+export function lookupForEdit(layout: WorkflowLayout, req: EditLookup): LoadedCorpus | null {
+  try {
+    const view = currentView(layout, 'specs');
+    if (!view) return null;
+    const es = new Entries(layout, view);
+    const rows = new Map<string, Row>();
+    for (const id of req.ids) {
+      const row = es.rowOf(id);
+      if (row === undefined) return null;
+      if (row) rows.set(row.id, row);
+    }
+    for (const id of req.histories) {
+      const linked = rowsFor(es, [id], true);
+      if (!linked) return null;
+      for (const [k, r] of linked) rows.set(k, r);
+    }
+    const titledEntries = req.titles.length ? es.activeTitled(req.titles) : [];
+    if (!titledEntries) return null;
+    for (const e of titledEntries) {
+      const row = es.rowOf(e.id);
+      // A title holder whose id is written twice is named by the whole corpus (`~n`).
+      if (!row || row.file !== e.file) return null;
+      rows.set(row.id, row);
+    }
+    const corpus = corpusOf(es, rows);
+    if (!corpus) return null;
+    // The files of the histories' entries too: superseding edits the old side.
+    const specFiles = new Set(req.files.filter((f) => f.startsWith('specs/')));
+    const knowhowFiles = new Set(req.files.filter((f) => f.startsWith('knowhow/')));
+    for (const r of rows.values()) (r.file.startsWith('specs/') ? specFiles : knowhowFiles).add(r.file);
+    const loaded = loadFilesWithIdsOf(layout, view, es, [...specFiles]);
+    loaded.corpus = corpus;
+    for (const file of knowhowFiles) {
+      if (!loaded.knowhowFiles?.has(file)) continue;
+      const abs = join(layout.workflow, file);
+      let buf: Buffer;
+      try {
+        buf = readFileSync(abs);
+      } catch {
+        return null;
+      }
+      const { text, utf8 } = decode(buf, file, []);
+      const parsed = parseKnowhowFile(text, `.workflow/${file}`);
+      loaded.knowhow.push({ file, text, model: parsed.value, entry: knowhowEntry(parsed.value, file, []), utf8 });
+    }
+    return loaded;
+  } catch {
+    return null;
+  }
 }
