@@ -341,14 +341,16 @@ export function scanAppended(
   store: DerivedStore,
   file: string,
   text: string,
-  buf: Buffer,
+  /** The file's bytes, or only their length when the prefix is known. */
+  buf: Buffer | number,
   hash: string,
   old: PreviousFile,
   /** The caller knows the first `old.size` bytes are the ones `old.sha256` was taken from. */
   prefixKnown = false,
 ): Appended | null {
-  if (old.utf8 !== 1 || old.entries === 0 || buf.length <= old.size) return null;
-  if (!prefixKnown && sha256(buf.subarray(0, old.size)) !== old.sha256) return null;
+  const size = typeof buf === 'number' ? buf : buf.length;
+  if (old.utf8 !== 1 || old.entries === 0 || size <= old.size) return null;
+  if (!prefixKnown && (typeof buf === 'number' || sha256(buf.subarray(0, old.size)) !== old.sha256)) return null;
   const blob = store
     .prepare('SELECT spots FROM spec_files WHERE num = ? AND sha256 = ?')
     .pluck(true)
@@ -393,7 +395,7 @@ export function scanAppended(
     path: file,
     num: old.num,
     sha256: hash,
-    size: buf.length,
+    size,
     entries: old.entries + scanned.entries.length,
     defaultCategory: old.default_category,
     issues,

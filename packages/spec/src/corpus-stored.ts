@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Issue, sha256 } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type DerivedStore, fileStates, openStore, tryWrite } from '@maestro/store';
+import { type DerivedStore, fileStates, openStore, RACY_WINDOW_MS, tryWrite } from '@maestro/store';
 import {
   decode,
   fileInfo,
@@ -55,6 +55,35 @@ export interface CorpusStoreView {
    * without their hashes); knowhow rows are then neither trusted nor brought up to date.
    */
   scope: 'all' | 'specs';
+  /** Each spec file's stat (size, times, inode) taken just before it was hashed. */
+  statsBefore: Map<string, string>;
+}
+
+type BigStats = { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint };
+
+function statKey(st: BigStats): string {
+  return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
+}
+
+/**
+ * The bytes of a spec file whose hash `view` holds, without hashing them again when that can be
+ * vouched for: read through one descriptor whose stat is the one taken just before the file was
+ * hashed (and old enough that a same-size write within one timestamp tick would have shown), so no
+ * write came between. Otherwise they are hashed and compared; null when they differ.
+ */
+export function readVouched(view: CorpusStoreView, abs: string, file: string, hash: string): Buffer | null {
+  const fd = openSync(abs, 'r');
+  let buf: Buffer;
+  let st: BigStats;
+  try {
+    buf = readFileSync(fd);
+    st = fstatSync(fd, { bigint: true });
+  } finally {
+    closeSync(fd);
+  }
+  const settled = Date.now() - Number(st.mtimeNs / 1_000_000n) > RACY_WINDOW_MS;
+  if (settled && view.statsBefore.get(file) === statKey(st) && view.states.get(file)?.sha256 === hash) return buf;
+  return sha256(buf) === hash ? buf : null;
 }
 
 /**
@@ -69,6 +98,7 @@ export function openCorpusStore(layout: WorkflowLayout, scope: 'all' | 'specs' =
   let specNames: string[];
   let knowhowNames: string[];
   let states: Map<string, { sha256: string; size: number; bytes: Buffer | null }>;
+  const statsBefore = new Map<string, string>();
   try {
     store = openStore(layout);
     store.section(specSection());
@@ -76,6 +106,12 @@ export function openCorpusStore(layout: WorkflowLayout, scope: 'all' | 'specs' =
     knowhowNames = markdownFiles(layout.knowhow, 'knowhow', knowhowList);
     const rels = specNames.map((n) => `specs/${n}`);
     if (scope === 'all') for (const n of knowhowNames) rels.push(`knowhow/${n}`);
+    // Spec files' stats taken before they are hashed: a later read whose stat is the same reads
+    // the bytes that hash belongs to (`readVouched`).
+    for (const n of specNames) {
+      const st = statSync(join(layout.specs, n), { bigint: true, throwIfNoEntry: false });
+      if (st) statsBefore.set(`specs/${n}`, statKey(st));
+    }
     states = new Map(fileStates(store, layout.workflow, rels).map((s) => [s.path, s]));
   } catch {
     return null;
@@ -106,6 +142,7 @@ export function openCorpusStore(layout: WorkflowLayout, scope: 'all' | 'specs' =
     stale: 0,
     gone: [],
     scope,
+    statsBefore,
   };
   countStale(view);
   return view;
@@ -308,13 +345,13 @@ export function recordAppends(layout: WorkflowLayout, writes: readonly { file: s
     for (const w of specs) {
       const row = rowOf.get(w.file) as PreviousFile | undefined;
       if (!row) continue;
-      const buf = Buffer.from(w.text, 'utf8');
-      const hash = sha256(buf);
-      if (row.sha256 === hash) continue;
       // The old bytes need no second hash when this process read them as that row's and only appended.
       const base = verified.get(join(layout.workflow, w.file));
       const known = base?.sha256 === row.sha256 && w.text.length > base.text.length && w.text.startsWith(base.text);
-      const a = scanAppended(store, w.file, w.text, buf, hash, row, known);
+      const buf = known ? null : Buffer.from(w.text, 'utf8');
+      const hash = sha256(buf ?? w.text);
+      if (row.sha256 === hash) continue;
+      const a = scanAppended(store, w.file, w.text, buf ?? Buffer.byteLength(w.text), hash, row, known);
       if (a) grown.push(a);
     }
     if (grown.length) {

@@ -24,7 +24,7 @@ import {
   titled,
   titleKey,
 } from './corpus-store.js';
-import { noteVerifiedText } from './corpus-stored.js';
+import { noteVerifiedText, readVouched } from './corpus-stored.js';
 import { decodeEntities } from './entities.js';
 import { knowhowEntry, knowhowIdFor, parseKnowhowFile } from './knowhow-file.js';
 import type { Corpus, KnowledgeEntry } from './model.js';
@@ -472,8 +472,8 @@ function loadFilesWithIdsOf(
           // The bytes `fileStates` just read and hashed, when it had to; else read and checked now.
           const state = v.states.get(file);
           const fresh = state?.bytes && state.sha256 === stored.sha256 ? state.bytes : null;
-          const buf = fresh ?? readFileSync(join(layout.workflow, file));
-          if (!fresh && sha256(buf) !== stored.sha256) throw changed(file);
+          const buf = fresh ?? readVouched(v, join(layout.workflow, file), file, stored.sha256);
+          if (!buf) throw changed(file);
           text = buf.toString('utf8');
           noteVerifiedText(layout, file, text, stored.sha256);
         }
