@@ -249,8 +249,14 @@ function statements(store: DerivedStore): Statements {
   const delIds = store.prepare('DELETE FROM spec_ids WHERE file = ?');
   const delLinks = store.prepare('DELETE FROM spec_links WHERE file = ?');
   const delRow = store.prepare('DELETE FROM spec_files WHERE num = ?');
-  const putId = store.prepare('INSERT OR IGNORE INTO spec_ids (id, file, pos) VALUES (?, ?, ?)');
-  const putLink = store.prepare('INSERT OR IGNORE INTO spec_links (target, file, pos) VALUES (?, ?, ?)');
+  // One statement per file, its ids as one JSON array (position = index): SQLite unpacks it
+  // natively, instead of a call per entry from JavaScript.
+  const putIds = store.prepare(
+    'INSERT OR IGNORE INTO spec_ids (id, file, pos) SELECT value, ?, ? + key FROM json_each(?)',
+  );
+  const putLinks = store.prepare(
+    "INSERT OR IGNORE INTO spec_links (target, file, pos) SELECT value ->> '$[0]', ?, value ->> '$[1]' FROM json_each(?)",
+  );
   return {
     num: (path) => numOf.get(path) as number | undefined,
     delFile: (num) => {
@@ -259,10 +265,12 @@ function statements(store: DerivedStore): Statements {
       delRow.run(num);
     },
     putIds: (num, from, entries) => {
+      putIds.run(num, from, JSON.stringify(entries.map((e) => e.id)));
+      const links: [string, number][] = [];
       entries.forEach((e, i) => {
-        putId.run(e.id, num, from + i);
-        for (const v of linkValues(e)) putLink.run(v, num, from + i);
+        for (const v of linkValues(e)) links.push([v, from + i]);
       });
+      if (links.length) putLinks.run(num, JSON.stringify(links));
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   markdownFiles,
   readCorpusBytes,
   readFailed,
+  streamSpecEntries,
 } from './corpus-files.js';
 import {
   type Appended,
@@ -206,24 +207,31 @@ export function materialize(
         continue;
       }
     }
+    if (fresh) {
+      // Its rows stand: the plain parse, with nothing to record.
+      const fileEntries: KnowledgeEntry[] = [];
+      streamSpecEntries(text, file, fileIssues, fileEntries);
+      for (const i of fileIssues) issues.push(i);
+      for (const e of fileEntries) entries.push(e);
+      if (keep) specs.push(loadedSpecFile(file, () => text, fileEntries, utf8));
+      continue;
+    }
     const scanned = scanSpecRows(text, file);
     for (const i of scanned.issues) fileIssues.push(i);
     for (const i of fileIssues) issues.push(i);
     for (const e of scanned.entries) entries.push(e);
-    if (!fresh) {
-      toSave.push({
-        path: file,
-        sha256: hash,
-        size: buf.length,
-        utf8,
-        issues: fileIssues,
-        entries: scanned.entries,
-        spots: scanned.spots,
-        defaultCategory: scanned.defaultCategory,
-        text: utf8 ? text : null,
-        parseIssues: fileIssues.length - (scanned.issues.length - scanned.parseIssues),
-      });
-    }
+    toSave.push({
+      path: file,
+      sha256: hash,
+      size: buf.length,
+      utf8,
+      issues: fileIssues,
+      entries: scanned.entries,
+      spots: scanned.spots,
+      defaultCategory: scanned.defaultCategory,
+      text: utf8 ? text : null,
+      parseIssues: fileIssues.length - (scanned.issues.length - scanned.parseIssues),
+    });
     if (keep) specs.push(loadedSpecFile(file, () => text, scanned.entries, utf8));
   }
   for (const i of knowhowList) issues.push(i);
