@@ -33,6 +33,8 @@ export interface ParsedFileRows {
   text: string | null;
   /** How many of `issues` come before the file's view warnings (0 for knowhow: not resumable). */
   parseIssues: number;
+  /** Each entry's id and link values as parsed, when the entries may be renamed before they are saved. */
+  keys?: { id: string; links: string[] }[];
 }
 
 /** Byte offsets (UTF-8) of each reusable block's start and end, counted incrementally; null for the others. */

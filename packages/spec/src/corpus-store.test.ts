@@ -14,10 +14,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type WorkflowLayout, workflowLayout } from '@maestro/fs';
-import { closeStores } from '@maestro/store';
+import { closeStores, fileStates, openStore } from '@maestro/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCorpus, loadCorpusFiles } from './corpus.js';
+import { finish } from './corpus-files.js';
 import { scanSpecRows } from './corpus-store.js';
+import { parseCorpusFileRows, saveSpecRows } from './corpus-stored.js';
 import { parseSpecFile } from './spec-file.js';
 import { specFileEntries } from './spec-view.js';
 
@@ -229,5 +231,49 @@ describe('scanSpecRows', () => {
       if (s.end !== null) expect(text.slice(s.offset, s.end)).toMatch(/^<spec-entry[\s\S]*<\/spec-entry>$/);
       expect(s.line).toBe(plain[i].line);
     }
+  });
+});
+
+describe('parseCorpusFileRows / saveSpecRows', () => {
+  it('rows saved by another parser of the corpus are the rows a load would save', async () => {
+    const { generateCorpus } = (await import(GEN)) as {
+      generateCorpus: (root: string, o: { entries: number; seed?: number }) => unknown;
+    };
+    const root = temp();
+    generateCorpus(root, { entries: 600, seed: 5 });
+    const layout = workflowLayout(root);
+    age(layout);
+    // The same sid twice: the corpus-wide pass renames the second copy after the parse.
+    const spec = readdirSync(layout.specs).sort()[0];
+    cpSync(join(layout.specs, spec), join(layout.specs, 'zz-copy.md'));
+    const store = openStore(layout);
+    const rels = [
+      ...readdirSync(layout.specs).map((n) => `specs/${n}`),
+      ...readdirSync(layout.knowhow).map((n) => `knowhow/${n}`),
+    ];
+    const parsed = fileStates(store, layout.workflow, rels).map((s) =>
+      parseCorpusFileRows(s.path, s.bytes ?? readFileSync(join(layout.workflow, s.path)), s.sha256),
+    );
+    // What the other parser does with the entries (here: the corpus-wide passes) does not reach the rows.
+    finish(
+      parsed.flatMap((p) => p.entries),
+      [],
+      [],
+      [],
+      [],
+    );
+    store.write(() =>
+      saveSpecRows(
+        store,
+        parsed.map((p) => p.rows),
+      ),
+    );
+    const theirs = store.db.prepare('SELECT id, pos FROM spec_ids ORDER BY id, file, pos').all();
+    expect(store.db.prepare("SELECT count(*) FROM spec_ids WHERE id LIKE '%~%'").pluck(true).get()).toBe(0);
+    closeStores();
+    rmSync(join(layout.workflow, '.index'), { recursive: true, force: true });
+    expectSame(layout, 'after rows saved by another parser');
+    const ours = openStore(layout).db.prepare('SELECT id, pos FROM spec_ids ORDER BY id, file, pos').all();
+    expect(theirs).toEqual(ours);
   });
 });

@@ -232,16 +232,21 @@ export class Spots {
 // Saving
 
 /** The link values an entry holds (raw, as written): what `spec_links` indexes. */
-function linkValues(e: KnowledgeEntry): string[] {
+export function linkValues(e: KnowledgeEntry): string[] {
   const out = new Set(e.supersedes);
   if (e.supersededBy) out.add(e.supersededBy);
   return [...out];
 }
 
+/** Ids and link values of entries as they are now (saved before any corpus-wide pass renames them). */
+export function keysOf(entries: readonly KnowledgeEntry[]): { id: string; links: string[] }[] {
+  return entries.map((e) => ({ id: e.id, links: linkValues(e) }));
+}
+
 interface Statements {
   num: (path: string) => number | undefined;
   delFile: (num: number) => void;
-  putIds: (num: number, from: number, entries: readonly KnowledgeEntry[]) => void;
+  putIds: (num: number, from: number, keys: readonly { id: string; links: string[] }[]) => void;
 }
 
 function statements(store: DerivedStore): Statements {
@@ -264,11 +269,11 @@ function statements(store: DerivedStore): Statements {
       delLinks.run(num);
       delRow.run(num);
     },
-    putIds: (num, from, entries) => {
-      putIds.run(num, from, JSON.stringify(entries.map((e) => e.id)));
+    putIds: (num, from, keys) => {
+      putIds.run(num, from, JSON.stringify(keys.map((k) => k.id)));
       const links: [string, number][] = [];
-      entries.forEach((e, i) => {
-        for (const v of linkValues(e)) links.push([v, from + i]);
+      keys.forEach((k, i) => {
+        for (const v of k.links) links.push([v, from + i]);
       });
       if (links.length) putLinks.run(num, JSON.stringify(links));
     },
@@ -305,7 +310,7 @@ export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFile
       f.parseIssues,
       encodeSpots(spotsOfParsed(f)),
     );
-    st.putIds(Number(info.lastInsertRowid), 0, f.entries);
+    st.putIds(Number(info.lastInsertRowid), 0, f.keys ?? keysOf(f.entries));
   }
 }
 
@@ -422,5 +427,5 @@ export function saveAppended(store: DerivedStore, a: Appended): void {
     .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, encodeSpots(a.spots), a.num);
   // The old rows end at the old entry count (their spots said so): the new ones only add.
   const from = a.entries - a.tail.length;
-  statements(store).putIds(a.num, from, a.tail);
+  statements(store).putIds(a.num, from, keysOf(a.tail));
 }

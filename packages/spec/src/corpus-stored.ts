@@ -18,6 +18,7 @@ import {
 } from './corpus-files.js';
 import {
   type Appended,
+  keysOf,
   type ParsedFileRows,
   type PreviousFile,
   saveAppended,
@@ -370,4 +371,68 @@ export function recordAppends(layout: WorkflowLayout, writes: readonly { file: s
   } catch {
     // derived state only: the next load brings the rows up to date
   }
+}
+
+/** One corpus file parsed the way `loadCorpus` parses it, with the `spec` rows that parse gives. */
+export interface ParsedCorpusFile {
+  /** The file's entries before the corpus-wide passes (duplicate sids, knowhow link resolution). */
+  entries: KnowledgeEntry[];
+  issues: Issue[];
+  rows: ParsedFileRows;
+}
+
+/**
+ * Parses one corpus file (`file` relative to `.workflow/`, e.g. `specs/x.md`) from its bytes and
+ * their sha256, exactly as `loadCorpus` does, keeping its `spec` rows: a command that parses corpus
+ * files for its own derived state (and has their hashes from `fileStates`) passes the rows to
+ * `saveSpecRows`, so the next single-entry command finds them current.
+ */
+export function parseCorpusFileRows(file: string, buf: Buffer, hash: string): ParsedCorpusFile {
+  const issues: Issue[] = [];
+  const { text, utf8 } = decode(buf, file, issues);
+  if (file.startsWith('knowhow/')) {
+    const parsed = parseKnowhowFile(text, `.workflow/${file}`);
+    for (const i of parsed.issues) issues.push(i);
+    const entry = knowhowEntry(parsed.value, file, issues);
+    const rows: ParsedFileRows = {
+      path: file,
+      sha256: hash,
+      size: buf.length,
+      utf8,
+      issues,
+      entries: [entry],
+      spots: [{ offset: 0, line: null, end: null }],
+      defaultCategory: null,
+      text: null,
+      parseIssues: 0,
+      keys: keysOf([entry]),
+    };
+    return { entries: [entry], issues, rows };
+  }
+  const scanned = scanSpecRows(text, file);
+  for (const i of scanned.issues) issues.push(i);
+  const rows: ParsedFileRows = {
+    path: file,
+    sha256: hash,
+    size: buf.length,
+    utf8,
+    issues,
+    entries: scanned.entries,
+    spots: scanned.spots,
+    defaultCategory: scanned.defaultCategory,
+    text: utf8 ? text : null,
+    parseIssues: issues.length - (scanned.issues.length - scanned.parseIssues),
+    keys: keysOf(scanned.entries),
+  };
+  return { entries: scanned.entries, issues, rows };
+}
+
+/**
+ * Saves rows from `parseCorpusFileRows` (replacing the files' old rows; `gone`: stored files no
+ * longer in the corpus). Call inside the caller's `store.write` or through `tryWrite`. The ids saved
+ * are those the parse gave (taken then: `loadCorpus`'s corpus-wide passes rename entries in place).
+ */
+export function saveSpecRows(store: DerivedStore, rows: readonly ParsedFileRows[], gone: readonly string[] = []): void {
+  store.section(specSection());
+  saveParsedFiles(store, rows, gone);
 }

@@ -10,7 +10,7 @@ export {
 } from './aliases.js';
 export type { LoadCorpusOptions, LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.js';
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
-export { recordAppends } from './corpus-stored.js';
+export { type ParsedCorpusFile, parseCorpusFileRows, recordAppends, saveSpecRows } from './corpus-stored.js';
 export { cycleComponents } from './cycles.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';
 export type { Frontmatter } from './frontmatter.js';
