@@ -328,8 +328,8 @@ function releaseBytes(states: CorpusStoreView['states'], file: string): void {
 
 /**
  * After a writer replaced corpus files with text it holds (`spec add` and promotion append
- * entries), brings the rows of each spec file that only grew at its end up to date from that
- * text, so the next command need not parse it again. Best effort: any other change is left to the
+ * entries), brings the rows of each spec file that only grew at its end from the text it read
+ * (through the store, `noteVerifiedText`) up to date, so the next command need not parse it again. Best effort: any other change is left to the
  * next load, which finds the file's hash moved. The rows are keyed by the text's hash, so a later
  * write by anyone else is seen as usual.
  */
@@ -354,13 +354,13 @@ export function recordAppends(layout: WorkflowLayout, writes: readonly { file: s
     for (const w of specs) {
       const row = rowOf.get(w.file) as PreviousFile | undefined;
       if (!row) continue;
-      // The old bytes need no second hash when this process read them as that row's and only appended.
+      // Only a text this process read as that row's bytes and then only appended to: its old
+      // bytes need no second hash. Any other edit is left to the next load.
       const base = verified.get(join(layout.workflow, w.file));
       const known = base?.sha256 === row.sha256 && w.text.length > base.text.length && w.text.startsWith(base.text);
-      const buf = known ? null : Buffer.from(w.text, 'utf8');
-      const hash = sha256(buf ?? w.text);
-      if (row.sha256 === hash) continue;
-      const a = scanAppended(store, w.file, w.text, buf ?? Buffer.byteLength(w.text), hash, row, known);
+      if (!known) continue;
+      const hash = sha256(w.text);
+      const a = scanAppended(store, w.file, w.text, Buffer.byteLength(w.text), hash, row, true);
       if (a) grown.push(a);
     }
     if (grown.length) {

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fixedRuntime } from '@maestro/core';
+import { fixedRuntime, sha256 } from '@maestro/core';
 import { type WorkflowLayout, workflowLayout } from '@maestro/fs';
 import { closeStores, openStore } from '@maestro/store';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -163,7 +163,13 @@ describe('lookupCorpus', () => {
     const added = await addSpecEntry(layout, { category: 'coding', title: 'a new one', content: 'body' }, runtime);
     expect(added.duplicate).toBe(false);
     expect(full.byId.has(added.sid!)).toBe(false);
+    // The writer recorded the grown file's rows itself: they already belong to its new bytes.
+    const row = openStore(layout)
+      .db.prepare("SELECT sha256, entries FROM spec_files WHERE path = 'specs/coding-conventions.md'")
+      .get() as { sha256: string; entries: number };
+    expect(row.sha256).toBe(sha256(readFileSync(join(layout.specs, 'coding-conventions.md'))));
     const after = loadCorpus(layout, { store: false });
+    expect(row.entries).toBe(after.entries.filter((e) => e.file === 'specs/coding-conventions.md').length);
     expect(after.byId.get(added.sid!)?.title).toBe('a new one');
     expect(JSON.stringify(loadCorpus(layout))).toBe(JSON.stringify(after));
   });
