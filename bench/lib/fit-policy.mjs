@@ -26,6 +26,7 @@ export const GRID = {
   uncertainMass: [0, 1.5, 2, 2.5],
   uncertainAs: ['potential_conflict', 'semantic_duplicate'],
   weak: [...range(0.06, 0.2, 0.02), 1],
+  weakSlot: [...range(0.04, 0.2, 0.02), 1],
 };
 /** Where the search starts: the maestro-match/2.0 policy, with the rules 2.1 added switched off. */
 export const START = {
@@ -40,6 +41,7 @@ export const START = {
   uncertainMass: 0,
   uncertainAs: 'potential_conflict',
   weak: 1,
+  weakSlot: 1,
 };
 const ROUNDS = 4;
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixedRuntime } from '@maestro/core';
 import { workflowLayout } from '@maestro/fs';
@@ -104,6 +104,13 @@ describe('promptContext', () => {
     const p = project(FILLER);
     expect(mayHavePacks({ ...p.scopes, prompt: 'x', budget: 1 })).toBe(false);
     expect(mayHavePacks({ ...p.scopes, prompt: 'x', budget: 1, catalog: true })).toBe(true);
+    // An empty scope directory holds no pack either; a file in its place is left to the pack code.
+    mkdirSync(p.scopes.userRoot, { recursive: true });
+    expect(mayHavePacks({ ...p.scopes, prompt: 'x', budget: 1 })).toBe(false);
+    mkdirSync(join(p.root, '.agents'));
+    writeFileSync(p.scopes.workspaceRoot, 'not a directory');
+    expect(mayHavePacks({ ...p.scopes, prompt: 'x', budget: 1 })).toBe(true);
+    rmSync(p.scopes.workspaceRoot);
     const pack = join(p.scopes.userRoot, 'acme-widget');
     mkdirSync(join(pack, 'documents'), { recursive: true });
     writeFileSync(

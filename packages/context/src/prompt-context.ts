@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import type { Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import type { PackResolveOutputData, PackScopeOptions } from '@maestro/packs';
@@ -28,13 +28,22 @@ export interface PromptContextOptions extends PackScopeOptions {
 
 /**
  * False only when no pack can exist: nothing named explicitly, no catalog asked for, and none of
- * the scope roots exists. Then the pack machinery (and its YAML and schema code) is not even
+ * the scope roots exists (or each that does is an empty directory). Then the pack machinery (and its YAML and schema code) is not even
  * loaded, which keeps the prompt hook fast in the common case of a project without packs.
  */
 export function mayHavePacks(o: PromptContextOptions): boolean {
   if ((o.packs ?? []).length > 0 || o.catalog) return true;
   const roots = [o.workspaceRoot, o.userRoot, o.builtinRoot, ...(o.orgRoots ?? [])];
-  return roots.some((r) => typeof r === 'string' && existsSync(r));
+  return roots.some((r) => typeof r === 'string' && existsSync(r) && !isEmptyDir(r));
+}
+
+/** True for a directory with nothing in it (it holds no pack); anything else may, or may need a diagnostic. */
+function isEmptyDir(path: string): boolean {
+  try {
+    return readdirSync(path).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** What `resolveContext` answers when there is no pack at all. */

@@ -1,6 +1,6 @@
 export type { Lexicon } from './lexicon.js';
 export { lexicon } from './lexicon.js';
-export { segmentBy, segmentHan } from './segment-han.js';
+export { segmentChinese, segmenterLoaded } from './segment-han.js';
 export { stem } from './stem.js';
 export type { Related } from './words.js';
 export {
@@ -11,6 +11,5 @@ export {
   isEnglishWord,
   pluralLemma,
   relatedWords,
-  segmentChinese,
   singular,
 } from './words.js';

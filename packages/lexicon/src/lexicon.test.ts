@@ -1,4 +1,4 @@
-import { lexicon, segmentHan, stem } from '@maestro/lexicon';
+import { lexicon, stem } from '@maestro/lexicon';
 import { describe, expect, it } from 'vitest';
 
 describe('lexicon (WordNet 3.1 + CC-CEDICT, compiled at build time)', () => {
@@ -23,14 +23,6 @@ describe('lexicon (WordNet 3.1 + CC-CEDICT, compiled at build time)', () => {
     expect(lex.glosses('加密')).toContain(concept('encrypt'));
     expect(lex.glosses('数据库')).toContain(concept('database'));
     expect(lex.glosses('不是一个词')).toEqual([]);
-  });
-
-  it('segments Chinese into dictionary words, fewest pieces first', () => {
-    expect(segmentHan('数据库连接池')).toEqual(['数据库', '连接', '池']);
-    expect(segmentHan('删除操作需要确认对话框')).toEqual(['删除', '操作', '需要', '确认', '对话框']);
-    // Unknown characters come out one by one; a caller's own vocabulary counts like the dictionary.
-    expect(segmentHan('氪氙')).toEqual(['氪', '氙']);
-    expect(segmentHan('氪氙', (w) => w === '氪氙')).toEqual(['氪氙']);
   });
 
   it('names its sources', () => {

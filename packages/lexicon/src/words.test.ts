@@ -6,7 +6,6 @@ import {
   isEnglishWord,
   pluralLemma,
   relatedWords,
-  segmentChinese,
   singular,
 } from '@maestro/lexicon';
 import { describe, expect, it } from 'vitest';
@@ -47,9 +46,5 @@ describe('word tables (WordNet 3.1 + CC-CEDICT, surface words)', () => {
     expect(chineseWords('time zone')).toContain('时区');
     expect(chineseWords('log in')).toContain('登录');
     expect(englishGlosses('不是词语')).toEqual([]);
-  });
-
-  it('segments Chinese by the same dictionary', () => {
-    expect(segmentChinese('如何记录日志')).toEqual(['如何', '记录', '日志']);
   });
 });

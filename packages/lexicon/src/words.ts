@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { MaestroError } from '@maestro/core';
-import { segmentBy } from './segment-han.js';
 
 /**
  * Word-level tables for search and the pack selector, keyed by surface words (compiled by
@@ -153,11 +152,6 @@ export function englishGlosses(word: string): readonly string[] {
 export function chineseWords(phrase: string): readonly string[] {
   const v = cached(enZh, `r:${phrase}`);
   return v === null ? EMPTY : v.split(' ');
-}
-
-/** A run of Chinese characters cut into CC-CEDICT words (fewest pieces), by the gloss table. */
-export function segmentChinese(run: string): string[] {
-  return segmentBy(run, (w) => cached(zhEn, `z:${w}`) !== null, 4);
 }
 
 const ASCII_WORD = /^[a-z]+$/;

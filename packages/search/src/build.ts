@@ -145,10 +145,12 @@ export function assembleIndex(forward: readonly ForwardDoc[], table: TermTable):
     }
   }
   const docs = forward.map((f) => f.doc);
+  // Kept apart, so the forward documents (their term ids and frequencies) can be collected.
+  const bodies = forward.map((f) => f.body);
   return {
     size: docs.length,
     doc: (d) => docs[d],
-    body: (d) => forward[d].body,
+    body: (d) => bodies[d],
     flags: Uint8Array.from(docs, docFlags),
     dateDays: Float64Array.from(docs, (doc) => dateDays(doc.date)),
     terms,

@@ -1,20 +1,59 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { inflateRawSync } from 'node:zlib';
+import { crc32, inflateRawSync } from 'node:zlib';
 import {
   BLOCK_CACHE,
   CorruptIndexError,
   type DocTuple,
   fromTuple,
   type Header,
+  IN_FILE,
   MAGIC,
-  RECORD_READS_BEFORE_BULK,
+  RECORD_BLOCK_CACHE,
   SECTIONS,
   type SectionName,
   TABLES,
+  TEXT_INDEX_WIDTH,
   type TextBlocks,
 } from './codec.js';
 import { INDEX_FORMAT } from './config.js';
 import type { IndexDoc, SearchIndex } from './model.js';
+
+/**
+ * Where the bodies kept in the corpus files (`IN_FILE`) are read: the `.workflow/` directory and
+ * the size and mtime each file had when it was indexed (the manifest's records).
+ */
+export interface CorpusFiles {
+  workflow: string;
+  files: ReadonlyMap<string, { size: number; mtime_ms: number }>;
+}
+
+/** `length` bytes at `offset` of a corpus file, if it still has the size and mtime it was indexed with. */
+function readCorpusBytes(corpus: CorpusFiles, file: string, offset: number, length: number): Buffer {
+  const want = corpus.files.get(file);
+  if (!want) throw new CorruptIndexError(`a document names ${file}, which the index does not list`);
+  let fd: number;
+  try {
+    fd = openSync(`${corpus.workflow}/${file}`, 'r');
+  } catch (err) {
+    throw new CorruptIndexError(`${file} is unreadable (${(err as Error).message})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.size !== want.size || st.mtimeMs !== want.mtime_ms || offset + length > st.size) {
+      throw new CorruptIndexError(`${file} changed after it was indexed`);
+    }
+    const out = Buffer.alloc(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, out, got, length - got, offset + got);
+      if (n === 0) throw new CorruptIndexError(`${file} changed after it was indexed`);
+      got += n;
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Reading `index.bin` (see codec.ts for the format): whole from a buffer, or lazily from a file. */
 interface Source {
@@ -108,6 +147,7 @@ interface Tables {
   recordIndex: Uint32Array;
   textIndex: Uint32Array;
   textBlocks: Uint32Array;
+  recordBlocks: Uint32Array;
 }
 
 /** Reads the table sections (one read) and views them in place. */
@@ -129,6 +169,7 @@ function readTables(src: Source, h: Header): Tables {
     recordIndex: u32('recordIndex'),
     textIndex: u32('textIndex'),
     textBlocks: u32('textBlocks'),
+    recordBlocks: u32('recordBlocks'),
   };
 }
 
@@ -159,11 +200,19 @@ function checkTables(t: Tables, h: Header): void {
     t.lengths.length / 4,
     t.flags.length,
     t.dateDays.length,
-    t.recordIndex.length / 2,
-    t.textIndex.length / 3,
+    t.recordIndex.length / TEXT_INDEX_WIDTH,
+    t.textIndex.length / TEXT_INDEX_WIDTH,
   ];
   if (perDoc.some((x) => x !== n)) throw new CorruptIndexError('the document tables do not match the document count');
   if (t.textBlocks.length !== h.blocks * 3) throw new CorruptIndexError('the text block table is truncated');
+  if (!(h.record_blocks >= 0) || t.recordBlocks.length !== h.record_blocks * 3) {
+    throw new CorruptIndexError('the record block table is truncated');
+  }
+  for (let b = 0; b < h.record_blocks; b++) {
+    if (t.recordBlocks[b * 3] + t.recordBlocks[b * 3 + 1] > h.sections.records[1]) {
+      throw new CorruptIndexError('section records is truncated');
+    }
+  }
   // Each document's record and text offsets are checked when it is first read (`doc`, `body`).
   for (let b = 0; b < h.blocks; b++) {
     if (t.textBlocks[b * 3] + t.textBlocks[b * 3 + 1] > h.sections.text[1]) {
@@ -208,7 +257,20 @@ function decodeTerm(src: Source, h: Header, tables: Tables, t: number, postDoc: 
   if (at !== buf.length) throw bad();
 }
 
-function openIndex(src: Source): { index: SearchIndex; buildId: string } {
+/** `load(b)` through a small LRU cache (a Map's order is its recency order). */
+function cachedBlock(cache: Map<number, Buffer>, max: number, b: number, load: () => Buffer): Buffer {
+  let raw = cache.get(b);
+  if (raw) {
+    cache.delete(b); // re-inserted below
+  } else {
+    raw = load();
+    if (cache.size >= max) cache.delete(cache.keys().next().value as number);
+  }
+  cache.set(b, raw);
+  return raw;
+}
+
+function openIndex(src: Source, corpus: CorpusFiles | null): { index: SearchIndex; buildId: string } {
   const h = readHeader(src);
   const tables = readTables(src, h);
   checkTables(tables, h);
@@ -233,18 +295,30 @@ function openIndex(src: Source): { index: SearchIndex; buildId: string } {
     }
     return -1;
   };
-  let records: Buffer | null = null;
-  let recordReads = 0;
+  const recordBlocks = new Map<number, Buffer>();
   const recordText = (d: number): string => {
-    const off = tables.recordIndex[d * 2];
-    const len = tables.recordIndex[d * 2 + 1];
-    if (off + len > h.sections.records[1]) throw new CorruptIndexError('section records is truncated');
-    if (!records && ++recordReads > RECORD_READS_BEFORE_BULK) {
-      records = src.read(h.sections.records[0], h.sections.records[1]);
+    const b = tables.recordIndex[d * TEXT_INDEX_WIDTH];
+    const off = tables.recordIndex[d * TEXT_INDEX_WIDTH + 1];
+    const len = tables.recordIndex[d * TEXT_INDEX_WIDTH + 2];
+    if (b >= h.record_blocks || off + len > tables.recordBlocks[b * 3 + 2]) {
+      throw new CorruptIndexError('section records is truncated');
     }
-    return records
-      ? records.toString('utf8', off, off + len)
-      : src.read(h.sections.records[0] + off, len).toString('utf8');
+    const raw = cachedBlock(recordBlocks, RECORD_BLOCK_CACHE, b, () =>
+      inflated('record', b, h.sections.records[0], tables.recordBlocks),
+    );
+    return raw.toString('utf8', off, off + len);
+  };
+  /** Block `b` of a section of deflated blocks, inflated and checked against its table row. */
+  const inflated = (what: string, b: number, sectionStart: number, table: Uint32Array): Buffer => {
+    const packed = src.read(sectionStart + table[b * 3], table[b * 3 + 1]);
+    let raw: Buffer;
+    try {
+      raw = inflateRawSync(packed);
+    } catch (err) {
+      throw new CorruptIndexError(`${what} block ${b} does not inflate (${(err as Error).message})`);
+    }
+    if (raw.length !== table[b * 3 + 2]) throw new CorruptIndexError(`${what} block ${b} has the wrong size`);
+    return raw;
   };
   const cache: (IndexDoc | undefined)[] = new Array(n);
   const doc = (d: number) => {
@@ -262,55 +336,74 @@ function openIndex(src: Source): { index: SearchIndex; buildId: string } {
     return v;
   };
   const blocks = new Map<number, Buffer>();
-  const block = (b: number): Buffer => {
-    let raw = blocks.get(b);
-    if (raw) {
-      blocks.delete(b); // re-inserted below: the map's order is the recency order
-    } else {
-      const packed = src.read(h.sections.text[0] + tables.textBlocks[b * 3], tables.textBlocks[b * 3 + 1]);
-      try {
-        raw = inflateRawSync(packed);
-      } catch (err) {
-        throw new CorruptIndexError(`text block ${b} does not inflate (${(err as Error).message})`);
-      }
-      if (raw.length !== tables.textBlocks[b * 3 + 2])
-        throw new CorruptIndexError(`text block ${b} has the wrong size`);
-      if (blocks.size >= BLOCK_CACHE) blocks.delete(blocks.keys().next().value as number);
-    }
-    blocks.set(b, raw);
-    return raw;
-  };
+  const block = (b: number): Buffer =>
+    cachedBlock(blocks, BLOCK_CACHE, b, () => inflated('text', b, h.sections.text[0], tables.textBlocks));
+  const W = TEXT_INDEX_WIDTH;
   const body = (d: number) => {
-    const b = tables.textIndex[d * 3];
-    const off = tables.textIndex[d * 3 + 1];
-    const len = tables.textIndex[d * 3 + 2];
+    const b = tables.textIndex[d * W];
+    const off = tables.textIndex[d * W + 1];
+    const len = tables.textIndex[d * W + 2];
+    if (b === IN_FILE) {
+      if (!corpus) throw new CorruptIndexError('a body kept in its corpus file cannot be read without the corpus');
+      const bytes = readCorpusBytes(corpus, doc(d).file, off, len);
+      if (crc32(bytes) !== tables.textIndex[d * W + 3]) {
+        throw new CorruptIndexError(`${doc(d).file} changed after it was indexed`);
+      }
+      return bytes.toString('utf8');
+    }
     if (b >= h.blocks || off + len > tables.textBlocks[b * 3 + 2])
       throw new CorruptIndexError('section text is truncated');
     return block(b).toString('utf8', off, off + len);
   };
-  /** The blocks holding exactly documents first .. first + count − 1 (compressed, as stored), or null. */
+  /**
+   * The stored text of documents first .. first + count − 1: their `textIndex` rows (blocks
+   * renumbered from 0) and the blocks their stored bodies are in, compressed as stored; null
+   * unless those blocks hold no other document's body.
+   */
   const textBlocksOf = (first: number, count: number): TextBlocks | null => {
-    if (count === 0) return { index: new Uint32Array(0), blocks: [], rawLengths: [] };
     const ti = tables.textIndex;
     const last = first + count - 1;
+    if (count === 0) return { index: new Uint32Array(0), blocks: [], rawLengths: [] };
     if (first < 0 || last >= n) return null;
-    const b0 = ti[first * 3];
-    const b1 = ti[last * 3];
-    // whole blocks only: nobody else's document in the first or the last block
-    if (ti[first * 3 + 1] !== 0 || (first > 0 && ti[(first - 1) * 3] === b0)) return null;
-    if (last + 1 < n && ti[(last + 1) * 3] === b1) return null;
-    if (b1 >= h.blocks || b1 < b0) return null;
-    const index = new Uint32Array(count * 3);
+    let b0 = -1;
+    let b1 = -1;
+    for (let d = first; d <= last; d++) {
+      const b = ti[d * W];
+      if (b === IN_FILE) continue;
+      if (b >= h.blocks || b < b1) return null;
+      if (b0 < 0) {
+        // whole blocks only: the first stored body starts its block
+        if (ti[d * W + 1] !== 0) return null;
+        b0 = b;
+      }
+      b1 = b;
+    }
+    // ... and no stored body outside the range shares a block with one inside
+    if (b0 >= 0) {
+      for (let d = first - 1; d >= 0; d--) {
+        if (ti[d * W] === IN_FILE) continue;
+        if (ti[d * W] >= b0) return null;
+        break;
+      }
+      for (let d = last + 1; d < n; d++) {
+        if (ti[d * W] === IN_FILE) continue;
+        if (ti[d * W] <= b1) return null;
+        break;
+      }
+    }
+    const index = new Uint32Array(count * W);
     for (let i = 0; i < count; i++) {
-      index[i * 3] = ti[(first + i) * 3] - b0;
-      index[i * 3 + 1] = ti[(first + i) * 3 + 1];
-      index[i * 3 + 2] = ti[(first + i) * 3 + 2];
+      const b = ti[(first + i) * W];
+      index[i * W] = b === IN_FILE ? IN_FILE : b - b0;
+      for (let k = 1; k < W; k++) index[i * W + k] = ti[(first + i) * W + k];
     }
     const blocks: Buffer[] = [];
     const rawLengths: number[] = [];
-    for (let b = b0; b <= b1; b++) {
-      blocks.push(src.read(h.sections.text[0] + tables.textBlocks[b * 3], tables.textBlocks[b * 3 + 1]));
-      rawLengths.push(tables.textBlocks[b * 3 + 2]);
+    if (b0 >= 0) {
+      for (let b = b0; b <= b1; b++) {
+        blocks.push(src.read(h.sections.text[0] + tables.textBlocks[b * 3], tables.textBlocks[b * 3 + 1]));
+        rawLengths.push(tables.textBlocks[b * 3 + 2]);
+      }
     }
     return { index, blocks, rawLengths };
   };
@@ -345,8 +438,8 @@ function openIndex(src: Source): { index: SearchIndex; buildId: string } {
 }
 
 /** Opens an index held in memory; throws `CorruptIndexError` on any inconsistency (never returns a half index). */
-export function decodeIndex(input: Buffer): { index: SearchIndex; buildId: string } {
-  return openIndex(bufferSource(input));
+export function decodeIndex(input: Buffer, corpus: CorpusFiles | null = null): { index: SearchIndex; buildId: string } {
+  return openIndex(bufferSource(input), corpus);
 }
 
 /**
@@ -354,11 +447,14 @@ export function decodeIndex(input: Buffer): { index: SearchIndex; buildId: strin
  * body block when first asked for. The descriptor stays open (and keeps reading the file this call
  * opened even after a newer build replaces it) until the index is garbage-collected.
  */
-export function openIndexFile(path: string): { index: SearchIndex; buildId: string; bytes: number } {
+export function openIndexFile(
+  path: string,
+  corpus: CorpusFiles | null,
+): { index: SearchIndex; buildId: string; bytes: number } {
   const fd = openSync(path, 'r');
   try {
     const src = fileSource(fd);
-    const opened = openIndex(src);
+    const opened = openIndex(src, corpus);
     descriptors.register(opened.index, fd);
     return { ...opened, bytes: src.size };
   } catch (err) {

@@ -77,7 +77,7 @@ describe('index.bin', () => {
     const dir = mkdtempSync(join(tmpdir(), 'maestro-codec-'));
     const built = buildIndex(corpus);
     writeFileSync(join(dir, 'index.bin'), encodeIndex(built, 'f1'));
-    const { index, buildId, bytes } = openIndexFile(join(dir, 'index.bin'));
+    const { index, buildId, bytes } = openIndexFile(join(dir, 'index.bin'), null);
     expect([buildId, bytes]).toEqual(['f1', statSync(join(dir, 'index.bin')).size]);
     expect(index.termRank?.('retry')).toBe(built.terms.indexOf('retry'));
     expect(index.termRank?.('absent')).toBe(-1);
@@ -104,11 +104,11 @@ describe('index.bin', () => {
     writeFileSync(join(dir, 'index.bin'), encodeIndex(built, 'f2'));
     for (const q of ['how should we log', 'time zone', '日志', 'logging format']) {
       // A fresh open per query: nothing decoded by an earlier query may hide a missing prepare.
-      const { index } = openIndexFile(join(dir, 'index.bin'));
+      const { index } = openIndexFile(join(dir, 'index.bin'), null);
       const o = { mode: 'relevance' as const };
       expect(rankIndex(index, q, o, CTX)).toEqual(rankIndex(built, q, o, CTX));
     }
-    const { index } = openIndexFile(join(dir, 'index.bin'));
+    const { index } = openIndexFile(join(dir, 'index.bin'), null);
     expect(rankIndex(index, 'time zone', { mode: 'relevance' }, CTX).hits[0]?.id).toBe('S-tz');
     rmSync(dir, { recursive: true, force: true });
   });

@@ -13,15 +13,23 @@ import type { IndexDoc, SearchIndex } from './model.js';
  * is opened (a few bytes per term and per document): `terms` (UTF-8, concatenated in code-unit
  * order) with `termOffsets` (u32 byte offsets; a query binary-searches the bytes, so opening
  * creates no string per term), `termStart` (u32, cumulative posting counts), `termByte` (u32, where each term's postings start
- * in `postings`), `lengths` (u32 × 4), `flags` (u8), `dateDays` (f64), `recordIndex` (u32 × 2),
- * `textIndex` (u32 × 3: block, offset, length) and `textBlocks` (u32 × 3: offset, compressed
- * length, raw length). The rest is read only where a query needs it:
+ * in `postings`), `lengths` (u32 × 4), `flags` (u8), `dateDays` (f64), `recordIndex` (u32 × 4: block, offset, length, 0),
+ * `textIndex` (u32 × 4 per document: block, offset, length, crc32; see below) and `textBlocks`
+ * (u32 × 3: offset, compressed length, raw length), and `recordBlocks` (the same for `records`).
+ * The rest is read only where a query needs it:
  * - `postings`: per term, per document in increasing order, a varint document delta, a byte whose
  *   low 4 bits say which fields have the term, and those fields' frequencies (one byte each). A
  *   query decodes only its own terms' postings.
- * - `records`: one JSON tuple per document, read and parsed when that document is shown or compared.
- * - `text`: the indexed bodies, UTF-8, concatenated in document order and cut into blocks of about
- *   `TEXT_BLOCK_BYTES`, each deflated on its own, so a shown body costs one block's inflate.
+ * - `records`: one JSON tuple per document, in document order, cut into blocks of about
+ *   `RECORD_BLOCK_BYTES` each deflated on its own (as `text`); a block is inflated and a tuple
+ *   parsed when that document is shown, compared or faceted.
+ * - `text`: the indexed bodies that are not found verbatim in their corpus file, UTF-8,
+ *   concatenated in document order and cut into blocks of about `TEXT_BLOCK_BYTES`, each deflated
+ *   on its own, so a shown body costs one block's inflate. A body found verbatim in its file (the
+ *   usual case) is not stored at all: its `textIndex` block is `IN_FILE` and offset and length are
+ *   the bytes of the document's file (`record.file`, relative to `.workflow/`) that hold it, with
+ *   their crc32; it is read back from the file, after checking the file's size and mtime against
+ *   the manifest and the bytes against the crc32 (any mismatch is a `CorruptIndexError`: rebuild).
  * Typed arrays are little-endian, as written on every platform Node supports.
  */
 export const MAGIC = 'MSIX';
@@ -36,17 +44,28 @@ export const TABLES = [
   'recordIndex',
   'textIndex',
   'textBlocks',
+  'recordBlocks',
 ] as const;
 export const LAZY = ['postings', 'records', 'text'] as const;
 export const SECTIONS = [...TABLES, ...LAZY] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
+/** `textIndex` block of a body read back from its corpus file rather than stored. */
+export const IN_FILE = 0xffffffff;
+/** u32 per document in `textIndex`: block (or `IN_FILE`), offset, byte length, crc32 (`IN_FILE` only). */
+export const TEXT_INDEX_WIDTH = 4;
+
 /** Raw bytes of body text per compressed block (a block holds whole documents, at least one). */
 export const TEXT_BLOCK_BYTES = 16 * 1024;
 /** Inflated blocks kept per open index (a page of results touches a few dozen at most). */
 export const BLOCK_CACHE = 32;
-/** After this many single-record reads, the whole `records` section is read at once (facet scans). */
-export const RECORD_READS_BEFORE_BULK = 256;
+/**
+ * Raw bytes of records per compressed block: smaller than a text block, as a page of results
+ * touches a record in many blocks (one inflate each).
+ */
+export const RECORD_BLOCK_BYTES = 4 * 1024;
+/** Inflated record blocks kept per open index (a facet scan reads them in order, each once). */
+export const RECORD_BLOCK_CACHE = 64;
 
 export interface Header {
   format: number;
@@ -57,6 +76,7 @@ export interface Header {
   terms: number;
   postings: number;
   blocks: number;
+  record_blocks: number;
   sections: Record<SectionName, [number, number]>;
 }
 
@@ -142,7 +162,10 @@ const DEFLATE = { level: 1 } as const;
 
 /** The bodies cut into blocks and deflated: what the `text`, `textIndex` and `textBlocks` sections hold. */
 export interface TextBlocks {
-  /** Per document: block, offset in the inflated block, byte length. */
+  /**
+   * Per document (`TEXT_INDEX_WIDTH` u32): block, offset in the inflated block, byte length, 0;
+   * or `IN_FILE`, byte offset in the document's file, byte length, crc32 of those bytes.
+   */
   index: Uint32Array;
   /** The deflated blocks, in order. */
   blocks: Buffer[];
@@ -175,8 +198,11 @@ export class TextBuilder {
   private parts: Buffer[] = [];
   private size = 0;
 
-  constructor(docs: number) {
-    this.index = new Uint32Array(docs * 3);
+  constructor(
+    docs: number,
+    private readonly blockBytes = TEXT_BLOCK_BYTES,
+  ) {
+    this.index = new Uint32Array(docs * TEXT_INDEX_WIDTH);
   }
 
   /** Ends the current block (if it has anything). */
@@ -191,23 +217,39 @@ export class TextBuilder {
   }
 
   add(d: number, body: string): void {
-    if (this.size >= TEXT_BLOCK_BYTES) this.flush();
-    const b = Buffer.from(body, 'utf8');
-    this.index[d * 3] = this.blocks.length;
-    this.index[d * 3 + 1] = this.size;
-    this.index[d * 3 + 2] = b.length;
+    this.addBytes(d, Buffer.from(body, 'utf8'));
+  }
+
+  /** Stores a body given as its UTF-8 bytes. */
+  addBytes(d: number, b: Buffer): void {
+    if (this.size >= this.blockBytes) this.flush();
+    const w = d * TEXT_INDEX_WIDTH;
+    this.index[w] = this.blocks.length;
+    this.index[w + 1] = this.size;
+    this.index[w + 2] = b.length;
+    this.index[w + 3] = 0;
     this.parts.push(b);
     this.size += b.length;
+  }
+
+  /** Records a body that is `length` bytes at `offset` of the document's own file (not stored). */
+  inFile(d: number, offset: number, length: number, crc: number): void {
+    const w = d * TEXT_INDEX_WIDTH;
+    this.index[w] = IN_FILE;
+    this.index[w + 1] = offset;
+    this.index[w + 2] = length;
+    this.index[w + 3] = crc;
   }
 
   /** Appends whole blocks of another index for documents `first ..` (`index` relative to `copy.blocks`). */
   copy(first: number, copy: TextBlocks): void {
     this.flush();
     const base = this.blocks.length;
-    for (let i = 0; i < copy.index.length / 3; i++) {
-      this.index[(first + i) * 3] = base + copy.index[i * 3];
-      this.index[(first + i) * 3 + 1] = copy.index[i * 3 + 1];
-      this.index[(first + i) * 3 + 2] = copy.index[i * 3 + 2];
+    const W = TEXT_INDEX_WIDTH;
+    for (let i = 0; i < copy.index.length / W; i++) {
+      const block = copy.index[i * W];
+      this.index[(first + i) * W] = block === IN_FILE ? IN_FILE : base + block;
+      for (let k = 1; k < W; k++) this.index[(first + i) * W + k] = copy.index[i * W + k];
     }
     for (const b of copy.blocks) this.blocks.push(b);
     for (const r of copy.rawLengths) this.rawLengths.push(r);
@@ -274,17 +316,11 @@ function encodePostings(index: SearchIndex): { termByte: Uint32Array; data: Uint
 /** Serialises an index; `text` is the bodies already compressed (`compressBodiesSync`), else they are compressed here. */
 export function encodeIndex(index: SearchIndex, buildId: string, text?: TextBlocks): Buffer {
   const n = index.size;
-  const records = blob(Array.from({ length: n }, (_, d) => JSON.stringify(toTuple(index.doc(d)))));
+  const recordText = new TextBuilder(n, RECORD_BLOCK_BYTES);
+  for (let d = 0; d < n; d++) recordText.add(d, JSON.stringify(toTuple(index.doc(d))));
+  const records = recordText.finish();
   const t = text ?? compressBodiesSync(Array.from({ length: n }, (_, d) => index.body(d)));
-  if (t.index.length !== n * 3) throw new Error('the compressed bodies do not belong to this index');
-  const blockTable = new Uint32Array(t.blocks.length * 3);
-  let textBytes = 0;
-  t.blocks.forEach((b, i) => {
-    blockTable[i * 3] = textBytes;
-    blockTable[i * 3 + 1] = b.length;
-    blockTable[i * 3 + 2] = t.rawLengths[i];
-    textBytes += b.length;
-  });
+  if (t.index.length !== n * TEXT_INDEX_WIDTH) throw new Error('the compressed bodies do not belong to this index');
   const postings = encodePostings(index);
   const terms = blob(index.terms);
   const termOffsets = new Uint32Array(index.terms.length + 1);
@@ -300,12 +336,13 @@ export function encodeIndex(index: SearchIndex, buildId: string, text?: TextBloc
     dateDays: bytes(index.dateDays),
     recordIndex: bytes(records.index),
     textIndex: bytes(t.index),
-    textBlocks: bytes(blockTable),
+    textBlocks: bytes(blockTableOf(t)),
+    recordBlocks: bytes(blockTableOf(records)),
     postings: postings.data,
-    records: records.data,
+    records: records.blocks,
     text: t.blocks,
   };
-  const sizeOf = (p: Uint8Array | Buffer[]) => (Array.isArray(p) ? textBytes : p.length);
+  const sizeOf = (p: Uint8Array | Buffer[]) => (Array.isArray(p) ? p.reduce((a, b) => a + b.length, 0) : p.length);
   const rel = {} as Record<SectionName, [number, number]>;
   let at = 0;
   for (const s of SECTIONS) {
@@ -314,7 +351,7 @@ export function encodeIndex(index: SearchIndex, buildId: string, text?: TextBloc
   }
   // The header holds absolute offsets, so its size depends on where the data starts: grow the
   // data start until the header fits in front of it (offsets only get longer, so this settles).
-  const head = (base: number) => header(index, buildId, t.blocks.length, rel, base);
+  const head = (base: number) => header(index, buildId, t.blocks.length, records.blocks.length, rel, base);
   let dataStart = 0;
   for (;;) {
     const need = pad8(8 + Buffer.byteLength(JSON.stringify(head(dataStart))));
@@ -345,6 +382,7 @@ function header(
   index: SearchIndex,
   buildId: string,
   blocks: number,
+  recordBlocks: number,
   rel: Record<SectionName, [number, number]>,
   base: number,
 ): Header {
@@ -358,8 +396,22 @@ function header(
     terms: index.terms.length,
     postings: index.termStart[index.terms.length] ?? 0,
     blocks,
+    record_blocks: recordBlocks,
     sections,
   };
+}
+
+/** The block table of some deflated blocks: per block its offset in the section, compressed and raw length. */
+function blockTableOf(t: TextBlocks): Uint32Array {
+  const table = new Uint32Array(t.blocks.length * 3);
+  let at = 0;
+  t.blocks.forEach((b, i) => {
+    table[i * 3] = at;
+    table[i * 3 + 1] = b.length;
+    table[i * 3 + 2] = t.rawLengths[i];
+    at += b.length;
+  });
+  return table;
 }
 
 function bytes(a: Uint32Array | Float64Array): Uint8Array {

@@ -7,7 +7,7 @@
 /** Stored in the index manifest; an index built with another revision is rebuilt, never reused. */
 export const TOKENIZER_REVISION = 'tok-4';
 /** Binary layout version of `index.bin`. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
 /** The four BM25F fields, in storage order. */
 export const FIELDS = ['title', 'tags', 'description', 'body'] as const;

@@ -75,8 +75,10 @@ export function staleReason(workflow: string, m: IndexManifest): string | null {
     const why = dirStale(workflow, m, d, indexed);
     if (why) return why;
   }
+  // Paths in the manifest are clean and relative (as the loader listed them): plain concatenation.
+  const base = workflow.endsWith('/') ? workflow : `${workflow}/`;
   for (const f of m.files) {
-    const st = statSync(join(workflow, f.path), { throwIfNoEntry: false });
+    const st = statSync(base + f.path, { throwIfNoEntry: false });
     if (!st) return `${f.path} was removed`;
     if (st.size !== f.size || st.mtimeMs !== f.mtime_ms) return `${f.path} changed`;
     if (isRacy(f.mtime_ms, m.built_at_ms)) return `${f.path} changed too recently to trust its timestamp`;

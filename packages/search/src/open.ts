@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { isMaestroError } from '@maestro/core';
 import { assertMayWrite, LockTimeoutError, type WorkflowLayout, withLock } from '@maestro/fs';
 import type { Corpus } from '@maestro/spec';
-import { CorruptIndexError, encodeIndex, type TextBlocks, TextBuilder } from './codec.js';
+import { CorruptIndexError, encodeIndex, TEXT_INDEX_WIDTH, type TextBlocks, TextBuilder } from './codec.js';
 import { INDEX_FORMAT, TOKENIZER_REVISION } from './config.js';
 import { CORPUS_DIRS, corpusBytes, staleReason, statDirs } from './freshness.js';
 import { type IndexManifest, MANIFEST_SCHEMA } from './manifest.js';
@@ -57,11 +58,11 @@ function dataKey(dir: string, manifest: IndexManifest): string | null {
   return st ? `${manifest.build_id}:${st.ino}:${st.size}:${st.mtimeMs}` : null;
 }
 
-function readIndexCached(dir: string, manifest: IndexManifest): SearchIndex {
+function readIndexCached(dir: string, manifest: IndexManifest, workflow: string): SearchIndex {
   const key = dataKey(dir, manifest);
   const hit = loaded.get(dir);
   if (key && hit?.key === key) return hit.index;
-  const index = readIndexData(dir, manifest);
+  const index = readIndexData(dir, manifest, workflow);
   if (key) loaded.set(dir, { key, index });
   return index;
 }
@@ -81,7 +82,7 @@ function probe(layout: WorkflowLayout, dir: string, discard: string | undefined)
   }
   let index: SearchIndex;
   try {
-    index = readIndexCached(dir, manifest);
+    index = readIndexCached(dir, manifest, layout.workflow);
   } catch (err) {
     if (err instanceof CorruptIndexError) return { prev: null, problem: err.message, rebuild: true };
     throw err;
@@ -122,7 +123,8 @@ async function refresh(
   }
   const extraDirs = up.files.map((f) => dirname(f.path)).filter((d) => !dirs.some((x) => x.path === d));
   const buildId = up.changed || !p.prev ? randomBytes(8).toString('hex') : p.prev.manifest.build_id;
-  const data = up.changed || !p.prev ? encodeIndex(up.index, buildId, textOf(up, p.prev?.index ?? null)) : null;
+  const data =
+    up.changed || !p.prev ? encodeIndex(up.index, buildId, textOf(up, p.prev?.index ?? null, layout.workflow)) : null;
   const manifest: IndexManifest = {
     schema_version: MANIFEST_SCHEMA,
     format: INDEX_FORMAT,
@@ -150,24 +152,69 @@ async function refresh(
   return { index: up.index, status, reindexed: up.reindexed, persisted, issues: up.issues, warnings };
 }
 
+/** Reading a file for its bodies' byte ranges gives up after this many bodies not found in order. */
+const MAX_MISSES = 16;
+/** Bytes past the previous body in which the next one is looked for first (entries are in file order). */
+const LOOKAHEAD = 64 * 1024;
+
 /**
- * The text sections of an updated index, one file's documents per run of blocks: a file carried
- * over from the previous index keeps its stored blocks (copied, not inflated and deflated again).
+ * Where each body of a file's documents lies in the file's bytes, or null for one not found
+ * verbatim (it is then stored in index.bin). Bodies are looked for in order, each after the last.
  */
-function textOf(up: UpdatedIndex, prev: SearchIndex | null): TextBlocks {
+function locateBodies(bytes: Buffer | null, bodies: readonly Buffer[]): ([number, number] | null)[] {
+  let cursor = 0;
+  let misses = 0;
+  return bodies.map((b) => {
+    if (!bytes || misses > MAX_MISSES || b.length === 0) return null;
+    const near = bytes.subarray(cursor, cursor + b.length + LOOKAHEAD).indexOf(b);
+    const at = near >= 0 ? cursor + near : bytes.indexOf(b);
+    // Offsets are stored as u32: a body past 4 GiB into its file is stored in index.bin instead.
+    if (at < 0 || at + b.length > 0xffffffff) {
+      misses++;
+      return null;
+    }
+    cursor = at + b.length;
+    return [at, b.length];
+  });
+}
+
+function readOrNull(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The text sections of an updated index, one file's documents per run of blocks. A body found
+ * verbatim in its corpus file is not stored: its byte range and crc32 are (`IN_FILE`). A file
+ * carried over unchanged from the previous index keeps its stored rows and blocks (copied, not
+ * inflated and deflated again); the others are read once to find their bodies' byte ranges.
+ * A file read here may already differ from the one parsed: then the index is stale anyway (its
+ * manifest keeps the stat from before the parse, and a newer mtime is racy) and never trusted.
+ */
+function textOf(up: UpdatedIndex, prev: SearchIndex | null, workflow: string): TextBlocks {
   const out = new TextBuilder(up.index.size);
   // By path: a file without entries starts where the next one does.
   const reused = new Map(up.reused.map((r) => [r.path, r]));
   for (const f of up.files) {
     if (f.count === 0) continue;
     const r = reused.get(f.path);
-    const stored = r && r.first === f.first && prev?.textBlocksOf ? prev.textBlocksOf(r.oldFirst, r.count) : null;
-    if (stored && stored.index.length === f.count * 3) {
+    const stored =
+      r?.sameFile && r.first === f.first && prev?.textBlocksOf ? prev.textBlocksOf(r.oldFirst, r.count) : null;
+    if (stored && stored.index.length === f.count * TEXT_INDEX_WIDTH) {
       out.copy(f.first, stored);
       continue;
     }
     out.flush();
-    for (let d = f.first; d < f.first + f.count; d++) out.add(d, up.index.body(d));
+    const bodies: Buffer[] = [];
+    for (let d = f.first; d < f.first + f.count; d++) bodies.push(Buffer.from(up.index.body(d), 'utf8'));
+    const ranges = locateBodies(readOrNull(join(workflow, f.path)), bodies);
+    ranges.forEach((range, i) => {
+      if (range) out.inFile(f.first + i, range[0], range[1], crc32(bodies[i]));
+      else out.addBytes(f.first + i, bodies[i]);
+    });
   }
   return out.finish();
 }

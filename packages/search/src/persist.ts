@@ -49,10 +49,10 @@ export function readManifest(dir: string): ManifestRead {
  * throws `CorruptIndexError` when it is missing, the wrong size, malformed, or from another build
  * (a torn manifest/data pair).
  */
-export function readIndexData(dir: string, manifest: IndexManifest): SearchIndex {
+export function readIndexData(dir: string, manifest: IndexManifest, workflow: string): SearchIndex {
   let opened: ReturnType<typeof openIndexFile>;
   try {
-    opened = openIndexFile(join(dir, DATA_FILE));
+    opened = openIndexFile(join(dir, DATA_FILE), { workflow, files: new Map(manifest.files.map((f) => [f.path, f])) });
   } catch (err) {
     if (err instanceof CorruptIndexError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CorruptIndexError('index.bin is missing');

@@ -140,6 +140,7 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
   const [b0, b1, b2, b3] = FIELDS.map((f) => FIELD_CONFIG[f].b);
   const [s0, s1, s2, s3] = [b0, b1, b2, b3].map((b, f) => b / (index.avgLengths[f] || 1));
   const k1 = RANKING.k1;
+  const norm = new Float64Array([w0, w1, w2, w3, 1 - b0, 1 - b1, 1 - b2, 1 - b3, s0, s1, s2, s3, k1]);
   const acc = new Float64Array(n);
   const covered = new Float64Array(n);
   const mask = new Int32Array(n);
@@ -173,16 +174,20 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
     queryIdf += idf;
     const bit = i < 31 ? 1 << i : 0;
     if (r >= 0) {
-      const end = termStart[r + 1];
-      for (let p = termStart[r]; p < end; p++) {
-        const d = postDoc[p];
-        if (d >= n) continue; // a damaged posting: never index past the documents
-        if (acc[d] === 0) touched.push(d);
-        acc[d] += part(p, idf);
-        covered[d] += idf;
-        mask[d] |= bit;
-        if (literal) literal[d] = i + 1;
-      }
+      literalPostings(
+        index,
+        termStart[r],
+        termStart[r + 1],
+        idf,
+        bit,
+        i + 1,
+        norm,
+        acc,
+        covered,
+        mask,
+        literal,
+        touched,
+      );
     }
     if (literal && alternatives[i].length > 0) {
       // Best alternative per document, in typed arrays stamped with the term (no per-query maps).
@@ -219,6 +224,58 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
     }
   }
   return { acc, covered, mask, altMask, touched, queryIdf };
+}
+
+/**
+ * Adds one query term's postings `from .. to` to the accumulators (the body of `accumulate`'s
+ * literal loop, on its own: a small function the JIT optimises early, as this runs once per
+ * posting). `norm` holds the field weights, 1 − b, b ÷ average length, and k1; the arithmetic is
+ * exactly `part`'s.
+ */
+function literalPostings(
+  index: SearchIndex,
+  from: number,
+  to: number,
+  idf: number,
+  bit: number,
+  stamp: number,
+  norm: Float64Array,
+  acc: Float64Array,
+  covered: Float64Array,
+  mask: Int32Array,
+  literal: Int32Array | null,
+  touched: number[],
+): void {
+  const { postDoc, postTf, lengths, size: n } = index;
+  const w0 = norm[0];
+  const w1 = norm[1];
+  const w2 = norm[2];
+  const w3 = norm[3];
+  const c0 = norm[4];
+  const c1 = norm[5];
+  const c2 = norm[6];
+  const c3 = norm[7];
+  const s0 = norm[8];
+  const s1 = norm[9];
+  const s2 = norm[10];
+  const s3 = norm[11];
+  const k1 = norm[12];
+  for (let p = from; p < to; p++) {
+    const d = postDoc[p];
+    if (d >= n) continue; // a damaged posting: never index past the documents
+    const q = p * 4;
+    const l = d * 4;
+    let tf = 0;
+    if (postTf[q] !== 0) tf += (w0 * postTf[q]) / (c0 + s0 * lengths[l]);
+    if (postTf[q + 1] !== 0) tf += (w1 * postTf[q + 1]) / (c1 + s1 * lengths[l + 1]);
+    if (postTf[q + 2] !== 0) tf += (w2 * postTf[q + 2]) / (c2 + s2 * lengths[l + 2]);
+    if (postTf[q + 3] !== 0) tf += (w3 * postTf[q + 3]) / (c3 + s3 * lengths[l + 3]);
+    if (acc[d] === 0) touched.push(d);
+    acc[d] += (idf * tf) / (k1 + tf);
+    covered[d] += idf;
+    mask[d] |= bit;
+    if (literal !== null) literal[d] = stamp;
+  }
 }
 
 /** Per document holding every term of the alternative: the mean BM25F part of its terms. */
@@ -304,21 +361,72 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
     altMask,
     alternatives,
   };
-  for (const d of touched) {
-    if ((mask[d] & needed) !== needed) continue;
-    if (pass ? !pass(d) : hideDeprecated && (index.flags[d] & FLAG_DEPRECATED) !== 0) continue;
-    const coverage = queryIdf > 0 ? covered[d] / queryIdf : 1;
-    const factor = RANKING.coverageFloor + (1 - RANKING.coverageFloor) * coverage;
-    if (decay[d] === 0) decay[d] = decayFactor((index.flags[d] & FLAG_KNOWHOW) !== 0, index.dateDays[d], day);
-    passed.docs[passed.count] = d;
-    passed.scores[passed.count++] = acc[d] * factor * decay[d];
-  }
+  passed.count = passTouched(
+    index,
+    touched,
+    mask,
+    needed,
+    pass,
+    hideDeprecated,
+    { acc, covered, queryIdf },
+    decay,
+    day,
+    passed,
+  );
   if (q.phrases.length > 0) return verifyPhrases(index, q, passed, pool);
   const best = bestK(passed.docs, passed.scores, passed.count, pool);
   // The pool is re-ordered by adjacency (a quoted phrase already asks for its words side by side).
   adjacencyBonus(index, q, passed, best);
   best.sort((a, b) => passed.scores[b] - passed.scores[a] || passed.docs[a] - passed.docs[b]);
   return { candidates: best.map((i) => candidateAt(passed, i)), total: passed.count, totalExact: true, alternatives };
+}
+
+/**
+ * The documents of `touched` that have every phrase's terms and pass the facets, with their final
+ * score (BM25F × coverage × decay), into `out.docs` / `out.scores`; returns how many. On its own
+ * for the JIT, as `literalPostings`.
+ */
+function passTouched(
+  index: SearchIndex,
+  touched: readonly number[],
+  mask: Int32Array,
+  needed: number,
+  pass: ((d: number) => boolean) | null,
+  hideDeprecated: boolean,
+  sums: { acc: Float64Array; covered: Float64Array; queryIdf: number },
+  decay: Float32Array,
+  day: number,
+  out: { docs: Int32Array; scores: Float64Array },
+): number {
+  const { flags, dateDays } = index;
+  const { acc, covered, queryIdf } = sums;
+  const { docs, scores } = out;
+  const floor = RANKING.coverageFloor;
+  // Many entries share a date: the factor per (store, day), computed once each.
+  const byDay = [new Map<number, number>(), new Map<number, number>()];
+  let count = 0;
+  for (let k = 0; k < touched.length; k++) {
+    const d = touched[k];
+    if ((mask[d] & needed) !== needed) continue;
+    if (pass !== null ? !pass(d) : hideDeprecated && (flags[d] & FLAG_DEPRECATED) !== 0) continue;
+    const coverage = queryIdf > 0 ? covered[d] / queryIdf : 1;
+    const factor = floor + (1 - floor) * coverage;
+    if (decay[d] === 0) {
+      const knowhow = (flags[d] & FLAG_KNOWHOW) !== 0;
+      const days = dateDays[d];
+      // Map keys compare by SameValueZero: NaN (undated) is one key.
+      const memo = byDay[knowhow ? 1 : 0];
+      let f = memo.get(days);
+      if (f === undefined) {
+        f = decayFactor(knowhow, days, day);
+        memo.set(days, f);
+      }
+      decay[d] = f;
+    }
+    docs[count] = d;
+    scores[count++] = acc[d] * factor * decay[d];
+  }
+  return count;
 }
 
 export function candidateAt(p: Passed, i: number): Candidate {

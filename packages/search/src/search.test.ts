@@ -1,10 +1,10 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixedRuntime } from '@maestro/core';
 import { workflowLayout } from '@maestro/fs';
 import { readTree, tmpDir } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
-import { jsonLoader, jsonProject } from '../test/corpus.js';
+import { backdateDirs, jsonLoader, jsonProject, writeCorpusFile } from '../test/corpus.js';
 import { SearchOutputSchema } from './schemas.js';
 import { search } from './search.js';
 
@@ -101,7 +101,6 @@ describe('damage found while ranking', () => {
   it.each([
     ['records', /record \d+ is not valid JSON/],
     ['postings', /the postings of term \d+ are damaged/],
-    ['text', /text block \d+ does not inflate/],
   ])('rebuilds once when a lazily read section (%s) is damaged', async (section, why) => {
     const t = setup();
     const good = await t.run('retry backoff', { recordExposure: false });
@@ -116,5 +115,83 @@ describe('damage found while ranking', () => {
     expect(r.index.status).toBe('rebuilt');
     expect(r.warnings.join('\n')).toMatch(new RegExp(`unreadable \\(${why.source}.*\\); rebuilt it`));
     expect((await t.run('retry backoff', { recordExposure: false })).index.status).toBe('fresh');
+  });
+});
+
+describe('bodies read back from the corpus files', () => {
+  it('stores no body that its file holds verbatim', async () => {
+    const t = setup();
+    await t.run('retry backoff', { recordExposure: false });
+    const bin = readFileSync(join(t.layout.index, 'search/index.bin'));
+    expect(bin.includes('exponential backoff')).toBe(false);
+    expect(bin.includes('thundering herds')).toBe(false);
+  });
+
+  it('rebuilds when a file changed in place under an unchanged size and mtime', async () => {
+    const t = setup();
+    const good = await t.run('retry backoff', { recordExposure: false });
+    expect(good.results[0].snippet).toContain('exponential backoff');
+    const abs = join(t.layout.workflow, 'specs/coding.md');
+    const st = statSync(abs);
+    writeFileSync(abs, readFileSync(abs, 'utf8').replace('exponential backoff', 'exponential BACKOFF'));
+    utimesSync(abs, st.atime, st.mtime);
+    expect(statSync(abs)).toMatchObject({ size: st.size, mtimeMs: st.mtimeMs });
+    // As a new process would: not the index this one built and keeps in memory, the one on disk.
+    const bin = join(t.layout.index, 'search/index.bin');
+    utimesSync(bin, new Date(), new Date(Date.now() + 5000));
+    const r = await t.run('retry backoff', { recordExposure: false });
+    expect(r.index.status).toBe('rebuilt');
+    expect(r.warnings.join('\n')).toMatch(/specs\/coding\.md changed after it was indexed\); rebuilt it/);
+    expect(r.results.map((h) => h.id)).toEqual(good.results.map((h) => h.id));
+    expect(r.results[0].snippet).toContain('exponential BACKOFF');
+  });
+});
+
+describe('bodies of a file reused by the hash of its entries', () => {
+  it('are found again where they now are in the file', async () => {
+    const t = setup();
+    backdateDirs(t.root);
+    const good = await t.run('retry backoff', { recordExposure: false });
+    // `source` is not indexed: same entries hash, but every body after it moved in the file.
+    writeCorpusFile(t.root, 'specs/coding.md', [
+      [
+        'S-1',
+        {
+          source: 'a note long enough to move the body',
+          title: 'Retry with backoff',
+          content: 'Retry failed HTTP calls with exponential backoff.',
+        },
+      ],
+      ['S-2', { title: 'Close handles', content: 'Always close file handles in finally blocks.' }],
+    ]);
+    backdateDirs(t.root);
+    const updated = await t.run('retry backoff', { recordExposure: false });
+    expect(updated.index).toMatchObject({ status: 'updated', reindexed: 0 });
+    // As a new process would: the index on disk, bodies read back from the files.
+    utimesSync(join(t.layout.index, 'search/index.bin'), new Date(), new Date(Date.now() + 5000));
+    const again = await t.run('retry backoff', { recordExposure: false });
+    expect(again.index.status).toBe('fresh');
+    expect(again.warnings).toEqual([]);
+    expect(again.results).toEqual(good.results);
+  });
+});
+
+describe('bodies a file does not hold verbatim', () => {
+  it('are stored in index.bin and read from there', async () => {
+    const t = setup();
+    // In the JSON corpus a quote is escaped: the body's text is not the file's bytes.
+    writeCorpusFile(t.root, 'knowhow/TIP-9.md', [
+      ['knowhow-tip-9', { title: 'Quoted retries', content: 'Say "retry" with backoff, not "again".' }],
+    ]);
+    backdateDirs(t.root);
+    await t.run('quoted retries', { recordExposure: false });
+    const bin = readFileSync(join(t.layout.index, 'search/index.bin'));
+    const header = JSON.parse(bin.toString('utf8', 8, 8 + bin.readUInt32LE(4)));
+    expect(header.sections.text[1]).toBeGreaterThan(0);
+    utimesSync(join(t.layout.index, 'search/index.bin'), new Date(), new Date(Date.now() + 5000));
+    const r = await t.run('quoted retries', { recordExposure: false });
+    expect(r.index.status).toBe('fresh');
+    expect(r.results[0]).toMatchObject({ id: 'knowhow-tip-9' });
+    expect(r.results[0].snippet).toContain('Say "retry" with backoff');
   });
 });

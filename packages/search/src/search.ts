@@ -72,12 +72,15 @@ function checkInput(layout: WorkflowLayout, query: string): void {
   }
 }
 
-/** Ranks on the opened index; damage inside a lazily decoded record can surface only now: rebuild once. */
-async function rankOpened(
+/**
+ * Ranks on the opened index; damage inside a lazily decoded record (or a corpus file changed
+ * under a body read back from it) can surface only now: rebuild once.
+ */
+async function rankOpened<T>(
   layout: WorkflowLayout,
   openOptions: OpenIndexOptions,
-  rank: (opened: OpenedIndex) => Ranking,
-): Promise<{ opened: OpenedIndex; ranking: Ranking }> {
+  rank: (opened: OpenedIndex) => T,
+): Promise<{ opened: OpenedIndex; ranking: T }> {
   const opened = await openSearchIndex(layout, openOptions);
   try {
     return { opened, ranking: rank(opened) };
@@ -171,9 +174,16 @@ async function run(
   const exposure = o.mode === 'balanced' && o.offset === 0 ? readExposure(layout) : null;
   const parsed = parseQuery(query, { phrases: options.phrases });
   const ctx = { now: runtime.now(), exposure: exposure?.counts ?? null };
-  const { opened, ranking } = await rankOpened(layout, { persist: !readOnly, loadCorpus: options.loadCorpus }, (x) =>
-    rankIndex(x.index, parsed, o, ctx),
+  const { opened, ranking: ranked } = await rankOpened(
+    layout,
+    { persist: !readOnly, loadCorpus: options.loadCorpus },
+    (x) => {
+      const ranking = rankIndex(x.index, parsed, o, ctx);
+      // Read here, so that a body whose file changed meanwhile makes the index rebuild too.
+      return { ranking, bodies: withBodies ? ranking.docs.map((d) => x.index.body(d)) : [] };
+    },
   );
+  const { ranking, bodies } = ranked;
   const warnings = [...opened.warnings, ...opened.issues];
   if (exposure?.warning) warnings.push(exposure.warning);
   if (parsed.terms.length === 0) {
@@ -188,6 +198,5 @@ async function run(
     if (failed) warnings.push(failed);
     recorded = failed === null;
   }
-  const bodies = withBodies ? ranking.docs.map((d) => opened.index.body(d)) : [];
   return { result: { ...toResult(query, o, ranking, opened), exposure_recorded: recorded, warnings }, bodies };
 }

@@ -1,6 +1,15 @@
+import { TERM_MAX } from '@maestro/core';
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from './query.js';
-import { analyzeDocument, containsSequence, queryTerms, sequenceTokens, stem, wordPieces } from './tokenize.js';
+import {
+  analyzeDocument,
+  containsSequence,
+  queryTerms,
+  STOP_WORDS,
+  sequenceTokens,
+  stem,
+  wordPieces,
+} from './tokenize.js';
 
 function docTerms(text: string): { terms: string[]; length: number } {
   const terms: string[] = [];
@@ -74,5 +83,108 @@ describe('plain queries', () => {
 
   it('drops question words and pronouns, so a prompt matches on what it is about', () => {
     expect(parseQuery('How do we store timestamps?', { phrases: false }).terms).toEqual(['store', 'timestamp']);
+  });
+});
+
+/** The regexp the hand-written run scanner replaced, kept as its reference. */
+function referenceTerms(text: string): { terms: string[]; length: number; seq: string[]; query: string[] } {
+  const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+  const WORD_CHAR = `[\\p{L}\\p{N}\\p{M}_]--[${CJK}]`;
+  const RUN = new RegExp(`([${CJK}]{1,${TERM_MAX}})|[${WORD_CHAR}]{1,${TERM_MAX}}`, 'gv');
+  const WORD_AT = new RegExp(`[${WORD_CHAR}]`, 'vy');
+  const s = text.normalize('NFKC');
+  const terms: string[] = [];
+  const seq: string[] = [];
+  const query: string[] = [];
+  let length = 0;
+  let skipAt = -1;
+  for (const m of s.matchAll(RUN)) {
+    if (m[1] !== undefined) {
+      const chars = Array.from(m[1]);
+      length += chars.length;
+      for (let i = 0; i < chars.length; i++) {
+        terms.push(chars[i]);
+        if (i + 1 < chars.length) terms.push(chars[i] + chars[i + 1]);
+      }
+      for (const c of chars) seq.push(c);
+      if (chars.length === 1) query.push(chars[0]);
+      for (let i = 0; i + 1 < chars.length; i++) query.push(chars[i] + chars[i + 1]);
+      continue;
+    }
+    const end = (m.index ?? 0) + m[0].length;
+    WORD_AT.lastIndex = end;
+    if (m.index === skipAt || WORD_AT.test(s)) {
+      skipAt = end;
+      continue;
+    }
+    length++;
+    const pieces = wordPieces(m[0]);
+    const before = terms.length;
+    for (const p of pieces) if (p.length >= 2 && !STOP_WORDS.has(p)) terms.push(stem(p));
+    if (pieces.length > 1 && m[0].toLowerCase().length >= 2) terms.push(m[0].toLowerCase());
+    for (let i = before; i < terms.length; i++) query.push(terms[i]);
+    for (const p of pieces) seq.push(p);
+  }
+  return { terms, length, seq, query };
+}
+
+describe('run scanner', () => {
+  it('cuts text exactly as the regexp it replaced', () => {
+    const alphabet = [
+      'a',
+      'Z',
+      'q',
+      '0',
+      '7',
+      '_',
+      ' ',
+      '-',
+      '.',
+      '\n',
+      'é',
+      'ß',
+      'İ',
+      '\u0301',
+      '认',
+      '证',
+      'カ',
+      'ナ',
+      '한',
+      '글',
+      '𝑥',
+      '𠀀',
+      '😀',
+      '\ud800',
+      'ﬁ',
+      '①',
+      'Ⅻ',
+      'Ж',
+      '٣',
+      'ﾊ',
+      '。',
+      's',
+      'S',
+      'J',
+      'N',
+    ];
+    let seed = 17;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const texts = ['parseJSONText max_retry_count tests', `${'x'.repeat(TERM_MAX)} ${'y'.repeat(TERM_MAX + 1)}z`];
+    texts.push(`${'认'.repeat(TERM_MAX * 2 + 3)}abc${'é'.repeat(TERM_MAX)}${'证'.repeat(5)}`);
+    for (let k = 0; k < 400; k++) {
+      let t = '';
+      const len = rnd(60);
+      for (let i = 0; i < len; i++) t += alphabet[rnd(alphabet.length)].repeat(rnd(9) === 0 ? 1 + rnd(300) : 1);
+      texts.push(t);
+    }
+    for (const t of texts) {
+      const ref = referenceTerms(t);
+      expect(docTerms(t)).toEqual({ terms: ref.terms, length: ref.length });
+      expect(sequenceTokens(t)).toEqual(ref.seq);
+      expect(queryTerms(t)).toEqual([...new Set(ref.query)]);
+    }
   });
 });

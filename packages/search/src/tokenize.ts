@@ -26,8 +26,11 @@ const WORD_CHAR = `[\\p{L}\\p{N}\\p{M}_]--[${CJK}]`;
 // `v` flag for class subtraction; built with the constructor so the ES2022 target accepts it.
 // Runs are matched in pieces of at most TERM_MAX characters: an unbounded `+` over one 5 MB word
 // overflows the regexp engine's stack. A word cut into pieces is longer than any term and skipped.
-const RUN = new RegExp(`([${CJK}]{1,${TERM_MAX}})|[${WORD_CHAR}]{1,${TERM_MAX}}`, 'gv');
-const WORD_AT = new RegExp(`[${WORD_CHAR}]`, 'vy');
+// `runs` scans code points by hand with these two classes (what the regexp
+// `([CJK]{1,TERM_MAX})|[WORD_CHAR]{1,TERM_MAX}` over the text would match, without a match
+// object per word); tokenize.test.ts holds the two together.
+const CJK_CHAR = new RegExp(`^[${CJK}]$`, 'v');
+const WORD_CHAR_1 = new RegExp(`^[${WORD_CHAR}]$`, 'v');
 const PIECE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{N}*|\p{Lu}+\p{N}*|\p{N}+|[^\p{Lu}\p{Ll}\p{N}_]+/gu;
 const SIMPLE_WORD = /^[A-Z]?[a-z0-9]+$/;
 const ASCII_ALPHA = /^[a-z]+$/;
@@ -64,32 +67,99 @@ function keep(piece: string): boolean {
   return piece.length >= 2 && !STOP_WORDS.has(piece);
 }
 
-/** Emits the index/query terms of one non-CJK word run. */
-function wordTerms(word: string, emit: (term: string) => void): void {
+/** The index/query terms of one non-CJK word run, in emission order. */
+function computeWordTerms(word: string): readonly string[] {
+  const out: string[] = [];
   const pieces = wordPieces(word);
-  for (const p of pieces) if (keep(p)) emit(stem(p));
+  for (const p of pieces) if (keep(p)) out.push(stem(p));
   if (pieces.length > 1) {
     const whole = word.toLowerCase();
-    if (whole.length >= 2) emit(whole);
+    if (whole.length >= 2) out.push(whole);
   }
+  return out;
 }
 
 /**
- * The CJK runs (`m[1]` set) and word runs of a text, NFKC-normalised, without the words longer
- * than TERM_MAX characters (their pieces are dropped whole, so a hex dump adds no terms).
+ * `computeWordTerms` per distinct word: a corpus has far fewer distinct words than words, and
+ * the pieces, stop words and WordNet plural folding then cost one map lookup per occurrence.
  */
-function* runs(text: string): Generator<RegExpMatchArray> {
+const wordTermsCache = new Map<string, readonly string[]>();
+const WORD_CACHE_MAX = 500_000;
+
+/** Emits the index/query terms of one non-CJK word run. */
+function wordTerms(word: string, emit: (term: string) => void): void {
+  let terms = wordTermsCache.get(word);
+  if (terms === undefined) {
+    terms = computeWordTerms(word);
+    if (wordTermsCache.size >= WORD_CACHE_MAX) wordTermsCache.clear();
+    wordTermsCache.set(word, terms);
+  }
+  for (let i = 0; i < terms.length; i++) emit(terms[i]);
+}
+
+const OTHER = 0;
+const WORD = 1;
+const HAN = 2;
+/** Class of each ASCII code: letters, digits and `_` are word characters. */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (/[A-Za-z0-9_]/.test(String.fromCharCode(c))) ASCII_CLASS[c] = WORD;
+const codeClass = new Map<number, number>();
+
+function classOf(cp: number): number {
+  if (cp < 128) return ASCII_CLASS[cp];
+  let c = codeClass.get(cp);
+  if (c === undefined) {
+    const ch = String.fromCodePoint(cp);
+    c = CJK_CHAR.test(ch) ? HAN : WORD_CHAR_1.test(ch) ? WORD : OTHER;
+    codeClass.set(cp, c);
+  }
+  return c;
+}
+
+/**
+ * The CJK runs (cut into pieces of at most TERM_MAX characters) and the word runs of a text,
+ * NFKC-normalised, without the words longer than TERM_MAX characters (dropped whole, so a hex
+ * dump adds no terms). Characters are code points; anything else separates runs.
+ */
+function runs(text: string, onWord: (word: string) => void, onHan: (run: string) => void): void {
   const s = text.normalize('NFKC');
-  let skipAt = -1;
-  for (const m of s.matchAll(RUN)) {
-    if (m[1] !== undefined) {
-      yield m;
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    let cp = s.charCodeAt(i);
+    let width = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff) {
+      cp = s.codePointAt(i) as number;
+      if (cp > 0xffff) width = 2;
+    }
+    const cls = classOf(cp);
+    if (cls === OTHER) {
+      i += width;
       continue;
     }
-    const end = (m.index ?? 0) + m[0].length;
-    WORD_AT.lastIndex = end;
-    if (m.index === skipAt || WORD_AT.test(s)) skipAt = end;
-    else yield m;
+    const start = i;
+    let pieceStart = i;
+    let count = 0;
+    i += width;
+    count++;
+    while (i < n) {
+      cp = s.charCodeAt(i);
+      width = 1;
+      if (cp >= 0xd800 && cp <= 0xdbff) {
+        cp = s.codePointAt(i) as number;
+        if (cp > 0xffff) width = 2;
+      }
+      if (classOf(cp) !== cls) break;
+      if (cls === HAN && count === TERM_MAX) {
+        onHan(s.slice(pieceStart, i));
+        pieceStart = i;
+        count = 0;
+      }
+      i += width;
+      count++;
+    }
+    if (cls === HAN) onHan(s.slice(pieceStart, i));
+    else if (count <= TERM_MAX) onWord(s.slice(start, i));
   }
 }
 
@@ -100,19 +170,21 @@ function* runs(text: string): Generator<RegExpMatchArray> {
 export function analyzeDocument(text: string, emit: (term: string) => void): number {
   if (!text) return 0;
   let length = 0;
-  for (const m of runs(text)) {
-    if (m[1] !== undefined) {
-      const chars = Array.from(m[1]);
+  runs(
+    text,
+    (word) => {
+      length++;
+      wordTerms(word, emit);
+    },
+    (run) => {
+      const chars = Array.from(run);
       length += chars.length;
       for (let i = 0; i < chars.length; i++) {
         emit(chars[i]);
         if (i + 1 < chars.length) emit(chars[i] + chars[i + 1]);
       }
-    } else {
-      length++;
-      wordTerms(m[0], emit);
-    }
-  }
+    },
+  );
   return length;
 }
 
@@ -122,13 +194,15 @@ export function queryTerms(text: string): string[] {
   const emit = (t: string) => {
     seen.add(t);
   };
-  for (const m of runs(text)) {
-    if (m[1] !== undefined) {
-      const chars = Array.from(m[1]);
+  runs(
+    text,
+    (word) => wordTerms(word, emit),
+    (run) => {
+      const chars = Array.from(run);
       if (chars.length === 1) emit(chars[0]);
       for (let i = 0; i + 1 < chars.length; i++) emit(chars[i] + chars[i + 1]);
-    } else wordTerms(m[0], emit);
-  }
+    },
+  );
   return [...seen];
 }
 
@@ -140,10 +214,13 @@ export function queryTerms(text: string): string[] {
 export function queryShape(text: string): { words: string[]; han: string[] } {
   const words: string[] = [];
   const han: string[] = [];
-  for (const m of runs(text)) {
-    if (m[1] !== undefined) han.push(m[1]);
-    else for (const p of wordPieces(m[0])) if (keep(p) && ASCII_ALPHA.test(p)) words.push(stem(p));
-  }
+  runs(
+    text,
+    (word) => {
+      for (const p of wordPieces(word)) if (keep(p) && ASCII_ALPHA.test(p)) words.push(stem(p));
+    },
+    (run) => han.push(run),
+  );
   return { words, han };
 }
 
@@ -151,10 +228,16 @@ export function queryShape(text: string): { words: string[]; han: string[] } {
 export function sequenceTokens(text: string): string[] {
   const out: string[] = [];
   if (!text) return out;
-  for (const m of runs(text)) {
-    // No spread into push: a long text has more tokens than a call may take arguments.
-    for (const t of m[1] !== undefined ? Array.from(m[1]) : wordPieces(m[0])) out.push(t);
-  }
+  // No spread into push: a long text has more tokens than a call may take arguments.
+  runs(
+    text,
+    (word) => {
+      for (const t of wordPieces(word)) out.push(t);
+    },
+    (run) => {
+      for (const t of Array.from(run)) out.push(t);
+    },
+  );
   return out;
 }
 

@@ -18,8 +18,12 @@ export interface UpdatedIndex {
   reindexed: number;
   /** False when the documents are exactly the previous ones, in the same order (index.bin can stay). */
   changed: boolean;
-  /** Files carried over from the previous index: their documents' first position there and here. */
-  reused: { path: string; first: number; oldFirst: number; count: number }[];
+  /**
+   * Files carried over from the previous index: their documents' first position there and here,
+   * and whether the file has the size and mtime it was indexed with (so the byte ranges of its
+   * bodies still hold; a file reused by the hash of its entries may have moved them).
+   */
+  reused: { path: string; first: number; oldFirst: number; count: number; sameFile: boolean }[];
 }
 
 const MAX_ISSUES = 20;
@@ -98,7 +102,8 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
   const unchanged =
     prev !== null &&
     files.every((f) => {
-      const same = f.reuse !== null && f.reuse.first === expected;
+      // A file of another size may hold its (equal) bodies elsewhere: their byte ranges are found again.
+      const same = f.reuse !== null && f.reuse.first === expected && f.reuse.size === f.size;
       expected += f.entries.length;
       return same;
     }) &&
@@ -139,9 +144,23 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
   let t = 0;
   for (const f of files) {
     if (f.reuse) {
-      reused.push({ path: f.path, first: forward.length, oldFirst: f.reuse.first, count: f.reuse.count });
+      const sameFile =
+        f.reuse.size === f.size && f.reuse.mtime_ms === f.mtimeMs && !isRacy(f.mtimeMs, prev!.manifest.built_at_ms);
+      reused.push({ path: f.path, first: forward.length, oldFirst: f.reuse.first, count: f.reuse.count, sameFile });
       records.push(record(f, forward.length, f.hash!));
-      for (let d = f.reuse.first; d < f.reuse.first + f.reuse.count; d++) forward.push(old[d]!);
+      for (let k = 0; k < f.reuse.count; k++) {
+        const od = old[f.reuse.first + k]!;
+        // The body from the corpus just loaded (equal to the stored one: same stat or same hash),
+        // never read back from a file whose bytes may have moved.
+        const entry = f.entries[k];
+        forward.push({
+          doc: od.doc,
+          body: indexedText(entry.content),
+          termIds: od.termIds,
+          tfs: od.tfs,
+          lengths: od.lengths,
+        });
+      }
     } else {
       records.push(record(f, forward.length, tokenized.hashes[t]));
       for (const fd of tokenized.forward[t++]) forward.push(fd);

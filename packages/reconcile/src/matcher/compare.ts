@@ -47,8 +47,43 @@ function valueKey(n: NumberFact): string {
   return String(n.value);
 }
 
-/** Two clauses state different values of the same dimension (30 s vs 60 s, ≤ 5 vs ≥ 5). */
-export function numericMismatch(a: readonly NumberFact[], b: readonly NumberFact[]): string | null {
+/**
+ * Where a value of one clause is also stated by the other text, in a clause at least as close to
+ * it as the one compared: that value is said of the same subject there (the unit-test timeout
+ * against the unit-test one, not the integration-test one), so it is no different value here.
+ */
+export type Elsewhere = (value: NumberFact, side: 'a' | 'b') => boolean;
+
+/** The `Elsewhere` of clause `c` (candidate) against clause `d` (entry), given both texts' clauses. */
+export function statedElsewhere(
+  c: Clause,
+  d: Clause,
+  cClauses: readonly Clause[],
+  dClauses: readonly Clause[],
+): Elsewhere {
+  const here = overlap(c.slot, d.slot).shared;
+  return (value, side) => {
+    const self = side === 'a' ? c : d;
+    const compared = side === 'a' ? d : c;
+    for (const k of side === 'a' ? dClauses : cClauses) {
+      if (k === compared) continue;
+      if (!k.numbers.some((n) => n.dim === value.dim && valueKey(n) === valueKey(value))) continue;
+      if (overlap(self.slot, k.slot).shared >= here) return true;
+    }
+    return false;
+  };
+}
+
+/**
+ * Two clauses state different values of the same dimension (30 s vs 60 s, ≤ 5 vs ≥ 5), compared
+ * after unit conversion (30 s = 30000 ms); a value `elsewhere` says the other text states of the
+ * same subject does not count.
+ */
+export function numericMismatch(
+  a: readonly NumberFact[],
+  b: readonly NumberFact[],
+  elsewhere?: Elsewhere,
+): string | null {
   // Plain numbers (no unit, nothing counted) are often identifiers, formulas or references; they
   // only compare when each clause states exactly one ("Node 18" vs "Node 20").
   const plain = (l: readonly NumberFact[]) => l.filter((n) => n.dim === 'n').length;
@@ -60,8 +95,8 @@ export function numericMismatch(a: readonly NumberFact[], b: readonly NumberFact
     const sameDimA = a.filter((y) => y.dim === x.dim);
     const va = new Set(sameDimA.map(valueKey));
     const vb = new Set(sameDimB.map(valueKey));
-    const onlyA = sameDimA.find((y) => !vb.has(valueKey(y)));
-    const onlyB = sameDimB.find((y) => !va.has(valueKey(y)));
+    const onlyA = sameDimA.find((y) => !vb.has(valueKey(y)) && !elsewhere?.(y, 'a'));
+    const onlyB = sameDimB.find((y) => !va.has(valueKey(y)) && !elsewhere?.(y, 'b'));
     if (onlyA && onlyB) return `${onlyA.text} vs ${onlyB.text}`;
     for (const y of sameDimA) {
       const z = sameDimB.find((n) => valueKey(n) === valueKey(y) && n.bound !== 'eq' && y.bound !== 'eq');
@@ -210,6 +245,7 @@ export function compareClauses(
   cd: Display,
   dd: Display,
   o: Overlap = overlap(c.slot, d.slot),
+  texts?: { c: readonly Clause[]; d: readonly Clause[] },
 ): ClauseSignal | null {
   // Clauses that share nothing say nothing about each other (and most pairs of a long entry do not).
   if (o.shared === 0) return null;
@@ -250,7 +286,10 @@ export function compareClauses(
     }
     return null;
   }
-  const numeric = numericMismatch(c.numbers, d.numbers);
+  const numeric =
+    c.numbers.length > 0 && d.numbers.length > 0
+      ? numericMismatch(c.numbers, d.numbers, texts && statedElsewhere(c, d, texts.c, texts.d))
+      : null;
   // Two clauses about the same named thing (an identifier, a tool) that state different values.
   const namedSubject = subject >= NAMED_NUMERIC_SUBJECT && sharesName(c, d);
   if (numeric && ((subject >= NUMERIC_SUBJECT && minCover >= NUMERIC_COVER) || contained || namedSubject)) {
@@ -384,6 +423,7 @@ export function comparePair(
   let clauseMatch = 0;
   let clauseCover = 0;
   const dClauses = d.clauses.slice(0, MAX_CLAUSES);
+  const texts = { c: c.clauses, d: d.clauses };
   // Only a replacement looks at the title: titles are noun phrases without a stance of their own.
   const titleClauses = c.supersede ? (dTitle?.clauses ?? []) : [];
   for (const cc of c.clauses.slice(0, MAX_CLAUSES)) {
@@ -399,7 +439,7 @@ export function comparePair(
           if (r.shared >= RESTATED_WEIGHT) clauseCover = Math.max(clauseCover, cover(r.shared, r.a));
         }
       }
-      const s = compareClauses(cc, dc, c.display, title && dTitle ? dTitle.display : d.display, ov);
+      const s = compareClauses(cc, dc, c.display, title && dTitle ? dTitle.display : d.display, ov, texts);
       if (!s) continue;
       if (s.kind === 'contrast') contrast = true;
       else if (!conflict || SIGNAL_RANK[s.kind] < SIGNAL_RANK[conflict.kind]) conflict = s;

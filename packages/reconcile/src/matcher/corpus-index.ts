@@ -350,19 +350,41 @@ function pairHashes(terms: Iterable<string>): number[] {
   let prev: string | null = null;
   for (const t of terms) {
     if (t.startsWith('alt:') || t.startsWith('dim:')) continue;
-    if (prev !== null) out.push(fnv(`${prev} ${t}`));
+    if (prev !== null) out.push(fnvOn(pairPrefix(prev), t));
     prev = t;
   }
   return out;
 }
 
+/** The SKETCH_SIZE smallest distinct pair hashes as keys, ascending (no sort of every pair). */
 export function sketchKeys(terms: Iterable<string>): string[] {
-  const hashes = [...new Set(pairHashes(terms))].sort((a, b) => a - b);
-  return hashes.slice(0, SKETCH_SIZE).map((h) => `k:${h}`);
+  const least: number[] = [];
+  for (const h of pairHashes(terms)) {
+    if (least.length === SKETCH_SIZE && h >= least[SKETCH_SIZE - 1]) continue;
+    let at = least.length;
+    while (at > 0 && least[at - 1] > h) at--;
+    if (at > 0 && least[at - 1] === h) continue;
+    least.splice(at, 0, h);
+    if (least.length > SKETCH_SIZE) least.pop();
+  }
+  return least.map((h) => `k:${h}`);
 }
 
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
+/** FNV-1a state after `<term> ` (the first half of a pair: `fnv("a b")` goes on from it), memoised per term. */
+const prefixes = new Map<string, number>();
+function pairPrefix(term: string): number {
+  let h = prefixes.get(term);
+  if (h === undefined) {
+    h = fnvOn(fnvOn(0x811c9dc5, term), ' ');
+    if (prefixes.size >= 200_000) prefixes.clear();
+    prefixes.set(term, h);
+  }
+  return h;
+}
+
+/** 32-bit FNV-1a over `s`, from `state`. */
+function fnvOn(state: number, s: string): number {
+  let h = state;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;

@@ -187,8 +187,13 @@ describe('uncertainty: a same-subject related match that nothing shows compatibl
     expect(v.matches[0].evidence.join(' ')).toMatch(/compatibility not shown/);
     const zh = [entry('S-14', '数据库变更', '数据库结构变更在合并前由数据团队审批。')];
     const zhText = '表结构的修改由提交者的组长签字同意即可上线。';
-    expect(judge(zhText, zh, {}, { policy: base }).promotion_eligibility).toBe('eligible');
-    const w = judge(zhText, zh, {}, { policy });
+    // Since maestro-match/2.2 the role slot names the other approver on its own (matcher.slots.test.ts);
+    // with slot conflicts off, only the uncertainty rule sends it to review.
+    const slotted = judge(zhText, zh, {}, { policy: base });
+    expect(slotted.promotion_eligibility).toBe('review_required');
+    expect(slotted.matches[0].evidence.join(' ')).toMatch(/different approver: .*组长.* vs .*团队/);
+    expect(judge(zhText, zh, {}, { policy: { ...base, slotConflict: 1 } }).promotion_eligibility).toBe('eligible');
+    const w = judge(zhText, zh, {}, { policy: { ...policy, slotConflict: 1 } });
     expect(w.promotion_eligibility).toBe('review_required');
     expect(w.canonical_id).toBe('S-14');
   });
@@ -235,7 +240,7 @@ describe('a named thing one text forbids and the other uses is a differing slot'
     ];
     const text = 'The revenue page renders its line graphs through Highcharts.';
     // Too little shared to be topical by the clause rules: listed as weak, with the slot.
-    const policy = { ...OFF, weak: 0.1, slotConflict: 0.1 };
+    const policy = { ...OFF, weak: 0.1, weakSlot: 0.1, slotConflict: 0.1 };
     const v = judge(text, corpus, {}, { policy });
     expect(v.disposition).toBe('potential_conflict');
     expect(v.promotion_eligibility).toBe('review_required');

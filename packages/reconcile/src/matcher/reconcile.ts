@@ -17,7 +17,7 @@ import { DEFAULT_POLICY, RETIRED_EVIDENCE, verdictFor } from './verdict.js';
  * The matcher's identity. Receipts record it and compare it as a freshness fence, so bump it
  * whenever a change here, in the lexicon or in a threshold can change a verdict.
  */
-export const MATCHER_REVISION = 'maestro-match/2.1';
+export const MATCHER_REVISION = 'maestro-match/2.2';
 
 export const MATCH_LIMIT = 12;
 export const FAMILY_LIMIT = 2;
@@ -143,5 +143,6 @@ function restatesRetired(s: PairScore | null, oldId: string, successorId: string
   return { ...base, relation: 'semantic_duplicate', evidence: [note, ...base.evidence] };
 }
 
-const SLOT_EVIDENCE = /^(opposite normative stance|different values|different choice|forbids|requires|permits)/;
+const SLOT_EVIDENCE =
+  /^(opposite normative stance|different values|different choice|different order|different approver|forbids|requires|permits)/;
 const hasSlot = (evidence: readonly string[]) => evidence.some((e) => SLOT_EVIDENCE.test(e));

@@ -1,7 +1,7 @@
 import { indexedText } from '@maestro/core';
 import { analyzeText, type TextFeatures } from './analyze.js';
 import { comparePair, diceOf, overlap, type PairSignals } from './compare.js';
-import { forbiddenName, SLOT_PREFIX, slotDifference } from './slots.js';
+import { forbiddenName, SLOT_PREFIX, slotDifference, swapSlot } from './slots.js';
 import { exactKeyOfNormal, matchNormalize, refSimilarity, refTokens, refTrigrams } from './text.js';
 import type { CandidateAction, MatchScores, Relation } from './types.js';
 import { CROSS_LANGUAGE_PREFIX, DISTINCTIVE_MASS_PREFIX, DISTINCTIVE_PREFIX, WEAK_EVIDENCE } from './verdict.js';
@@ -253,16 +253,17 @@ export function scorePair(
   // something else about the same subject: a conflict, with the slot as its evidence.
   const swapped =
     relation === 'semantic_duplicate' && c.store === d.store && p.scope !== 'disjoint' && !p.contrast
-      ? slotDifference(c.feats, d.feats, d.titleFeats)
+      ? swapSlot(c.feats, d.feats, d.titleFeats)
       : null;
-  if (swapped && /^different (choice|values)/.test(swapped)) relation = 'potential_conflict';
+  if (swapped) relation = 'potential_conflict';
   const stanceConflict = p.conflict?.kind === 'stance';
   const cs = textStance(c.feats);
   const stance = stanceConflict ? 0 : cs !== null && cs === textStance(d.feats) ? 1 : 0.5;
   const scores = scoresOf(title, semantic, lexical, related, stance);
   const novelty = r3(exact ? 0 : 1 - p.covC);
   const evidence = evidenceFor(c, d, p, relation, scores, novelty, exact, related);
-  if (relation === 'potential_conflict' && swapped && !p.conflict) evidence.unshift(swapped);
+  // The slot is the evidence; a clause-level conflict already found is listed first.
+  if (relation === 'potential_conflict' && swapped) evidence.splice(p.conflict ? 1 : 0, 0, swapped);
   return { relation, scores, novelty, evidence };
 }
 

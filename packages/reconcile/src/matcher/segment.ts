@@ -1,5 +1,5 @@
 import { appendAll } from '@maestro/core';
-import { segmentHan as dictionarySegments, lexicon as general } from '@maestro/lexicon';
+import { segmentChinese as dictionarySegments, lexicon as general } from '@maestro/lexicon';
 import { type LexEntry, lexicon } from './lexicon.js';
 import { stem } from './stem.js';
 
@@ -14,7 +14,11 @@ export type Unit =
   | { kind: 'path' };
 
 const TOKEN = /§n\d+|§p|[a-z0-9][a-z0-9_+#-]*(?:[.:][a-z0-9_+#-]+)*|\p{Script=Han}+/gu;
-const HAN = /^\p{Script=Han}/u;
+
+/** `[a-z0-9]`: how TOKEN's Latin tokens start (its other tokens start with `§` or a Han character). */
+function latinStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
 
 /** Splits a fragment into units: lexicon phrases (longest match), unknown words, CJK bigrams, numbers, paths. */
 export function segment(fragment: string): Unit[] {
@@ -29,10 +33,14 @@ export function segment(fragment: string): Unit[] {
     if (token.startsWith('§')) {
       flushLatin();
       units.push(token === '§p' ? { kind: 'path' } : { kind: 'num', index: Number(token.slice(2)) });
-    } else if (HAN.test(token)) {
+    } else if (!latinStart(token.charCodeAt(0))) {
+      // TOKEN's third kind: a run of Han characters.
       flushLatin();
       appendAll(units, segmentHan(token));
-    } else latin.push(token.replace(/[-.]+$/, ''));
+    } else {
+      const last = token.charCodeAt(token.length - 1);
+      latin.push(last === 45 || last === 46 ? token.replace(/[-.]+$/, '') : token);
+    }
   }
   flushLatin();
   return units;

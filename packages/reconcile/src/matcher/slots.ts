@@ -1,6 +1,8 @@
 import { lexicon } from '@maestro/lexicon';
 import { type Clause, namesOf, type TextFeatures } from './analyze.js';
-import { numericMismatch } from './compare.js';
+import { numericMismatch, statedElsewhere } from './compare.js';
+import { orderSlot } from './order.js';
+import { roleSlot } from './role.js';
 
 /**
  * The normative slot in which two texts about the same subject differ, said so a reviewer can
@@ -12,7 +14,23 @@ import { numericMismatch } from './compare.js';
 export const SLOT_PREFIX = 'same subject, differs: ';
 
 export function slotDifference(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
-  return forbiddenName(c, d) ?? stanceSlot(c, d) ?? antonymSlot(c, d) ?? valueSlot(c, d) ?? nameSlot(c, d, dTitle);
+  return (
+    forbiddenName(c, d) ??
+    stanceSlot(c, d) ??
+    antonymSlot(c, d) ??
+    valueSlot(c, d) ??
+    orderSlot(c, d) ??
+    roleSlot(c, d) ??
+    nameSlot(c, d, dTitle)
+  );
+}
+
+/**
+ * The slots in which a restatement says something else about the same subject (a value, an order,
+ * a chosen name in place of another): a duplicate that differs there is a possible conflict.
+ */
+export function swapSlot(c: TextFeatures, d: TextFeatures, dTitle?: TextFeatures): string | null {
+  return valueSlot(c, d) ?? orderSlot(c, d) ?? roleSlot(c, d) ?? nameSlot(c, d, dTitle);
 }
 
 const bansCache = new WeakMap<TextFeatures, string[]>();
@@ -123,13 +141,27 @@ function antonymSlot(c: TextFeatures, d: TextFeatures): string | null {
   return null;
 }
 
+/**
+ * Each clause names its own thing, one the other text never mentions (an identifier:
+ * `trl:pos:{id}` against `veh:pos:{id}`, one consumer against another): the same setting of two
+ * different things, not two values for one.
+ */
+function otherThings(cc: Clause, dc: Clause, c: TextFeatures, d: TextFeatures): boolean {
+  let mine = false;
+  let theirs = false;
+  // A shared tool (both in Redis) is the setting's context; the things named on one side only differ.
+  for (const t of cc.terms.keys()) if (isName(t) && !d.terms.has(t)) mine = true;
+  for (const t of dc.terms.keys()) if (isName(t) && !c.terms.has(t)) theirs = true;
+  return mine && theirs;
+}
+
 /** Different values in two clauses about the same specific thing (30 s vs 5 s for one timeout). */
 function valueSlot(c: TextFeatures, d: TextFeatures): string | null {
   for (const cc of c.clauses) {
     if (cc.numbers.length === 0) continue;
     for (const dc of d.clauses) {
-      if (dc.numbers.length === 0 || !sharesSpecific(cc, dc)) continue;
-      const v = numericMismatch(cc.numbers, dc.numbers);
+      if (dc.numbers.length === 0 || !sharesSpecific(cc, dc) || otherThings(cc, dc, c, d)) continue;
+      const v = numericMismatch(cc.numbers, dc.numbers, statedElsewhere(cc, dc, c.clauses, d.clauses));
       if (v) return `different values: ${v}`;
     }
   }

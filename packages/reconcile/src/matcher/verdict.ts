@@ -50,6 +50,12 @@ export interface VerdictPolicy {
    * count at all; below it the match is dropped from the verdict.
    */
   weak: number;
+  /**
+   * Composite a weak match needs when it carries a named slot difference of its own (a tool one text
+   * forbids and the other uses): strong evidence, so it decides a possible conflict below `weak` and
+   * below the severe floor of a stronger topical match.
+   */
+  weakSlot: number;
 }
 
 /**
@@ -59,16 +65,17 @@ export interface VerdictPolicy {
  */
 export const DEFAULT_POLICY: VerdictPolicy = {
   severeRatio: 0.7,
-  restatement: 0.42,
-  actionTarget: 0,
+  restatement: 0.38,
+  actionTarget: 0.15,
   slotConflict: 0.1,
-  distinctive: 0.5,
-  uncertain: 0.38,
-  uncertainCross: 0.26,
+  distinctive: 0,
+  uncertain: 1,
+  uncertainCross: 0.22,
   uncertainDistinctive: 0,
-  uncertainMass: 1.5,
+  uncertainMass: 0,
   uncertainAs: 'semantic_duplicate',
-  weak: 0.14,
+  weak: 0.16,
+  weakSlot: 0.14,
 };
 
 /** How a `related` match's evidence states its distinctive coverage. */
@@ -88,9 +95,13 @@ export const WEAK_EVIDENCE = 'weak topical overlap';
 export const CROSS_LANGUAGE_PREFIX = 'different languages: ';
 const isWeak = (m: Match) => m.evidence[0] === WEAK_EVIDENCE;
 const isCross = (m: Match) => m.evidence.some((e) => e.startsWith(CROSS_LANGUAGE_PREFIX));
+const slotOf = (m: Match) => m.evidence.find((e) => e.startsWith(SLOT_PREFIX)) ?? null;
+/** A weak match whose own evidence is strong: a named slot difference at the policy's floor for it. */
+const weakSlotted = (m: Match, policy: VerdictPolicy) =>
+  isWeak(m) && slotOf(m) !== null && m.scores.composite >= policy.weakSlot;
 /** The weak matches below the policy's floor take no part in the verdict and are not listed. */
 const credible = (matches: readonly Match[], policy: VerdictPolicy) =>
-  matches.filter((m) => !isWeak(m) || m.scores.composite >= policy.weak);
+  matches.filter((m) => !isWeak(m) || m.scores.composite >= policy.weak || weakSlotted(m, policy));
 
 /** How `reconcile` marks the successor of a deprecated entry whose text the candidate repeats. */
 export const RETIRED_EVIDENCE = 'same text as deprecated ';
@@ -120,7 +131,10 @@ export function decideVerdict(
 ): Decision {
   const exact = matches.find((m) => m.relation === 'exact_duplicate');
   if (exact) return { disposition: 'exact_duplicate', canonical: exact, note: null };
-  // An explicit action is a strong prior: it names its best target, weak matches included.
+  // An explicit action is a strong prior: it names its best target, weak matches included. Matches
+  // are read by strength alone: ranking every weak match below every topical one was measured
+  // (maestro-match/2.2 work) and lost canonical targets on every labelled set — a weak match is often
+  // the entry the candidate is about; the severe floor keeps a weak-evidence conflict from deciding.
   const all = [...matches].sort(byStrength);
   const ranked = credible(all, policy);
   const best = ranked[0];
@@ -131,10 +145,13 @@ export function decideVerdict(
   }
   if (action === 'contest' || action === 'supersede') {
     const disposition = action === 'contest' ? 'potential_conflict' : 'supersede_candidate';
-    // The declared action names its target: the same-store match it is most about.
+    // The declared action names its target: the same-store match it is most about (a topical one
+    // before any weak one; another store's entry only when its own store has none).
+    const own = all.filter((m) => m.target === store);
+    const pool = own.length > 0 ? own : all;
     const target =
-      all.find((m) => m.relation === disposition && m.scores.composite >= policy.actionTarget) ??
-      all.find((m) => m.scores.composite >= policy.actionTarget);
+      pool.find((m) => m.relation === disposition && m.scores.composite >= policy.actionTarget) ??
+      pool.find((m) => m.scores.composite >= policy.actionTarget);
     if (!target) return { disposition: 'unique', canonical: null, note: null };
     return { disposition, canonical: target, note: `declared ${action} action: its closest entry is the target` };
   }
@@ -147,14 +164,16 @@ export function decideVerdict(
   // Cross-store matches are `related` by definition (a knowhow tip that repeats a spec rule is linked).
   // Safety: `eligible` needs positive evidence of compatibility. A same-subject match that differs
   // in a normative slot (stance, value, antonym, chosen tool) goes to review as a possible conflict.
-  const slotted = ranked.find(
-    (m) =>
-      m.relation === 'related' &&
-      m.scores.composite >= Math.max(floor, policy.slotConflict) &&
-      m.evidence.some((e) => e.startsWith(SLOT_PREFIX)),
-  );
+  const slotted =
+    ranked.find(
+      (m) =>
+        m.relation === 'related' &&
+        !isWeak(m) &&
+        m.scores.composite >= Math.max(floor, policy.slotConflict) &&
+        slotOf(m) !== null,
+    ) ?? ranked.find((m) => weakSlotted(m, policy));
   if (slotted) {
-    const slot = slotted.evidence.find((e) => e.startsWith(SLOT_PREFIX)) ?? '';
+    const slot = slotOf(slotted) ?? '';
     return {
       disposition: 'potential_conflict',
       canonical: slotted,

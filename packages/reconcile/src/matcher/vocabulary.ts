@@ -40,6 +40,24 @@ export interface Vocabulary {
   /** [forms `a|b`, dimension, factor to the dimension's base unit]: 30 s and 30000 ms compare equal. */
   units: [string, string, number][];
   numberWordsEn: Record<string, number>;
+  /** Sequence cues of the order slot (see `order.ts`). */
+  order?: {
+    firstEn?: string[];
+    secondEn?: string[];
+    leadSecondEn?: string[];
+    leadFirstEn?: string[];
+    firstZh?: string[];
+    postSecondZh?: string[];
+    postFirstZh?: string[];
+  };
+  /** Approval verbs and agent cues of the role slot (see `role.ts`). */
+  role?: {
+    verbsEn?: string[];
+    agentAfterEn?: string[];
+    verbsZh?: string[];
+    agentBeforeZh?: string[];
+    agentOwnerZh?: string[];
+  };
 }
 
 const DATA = new URL('../../data/vocabulary.json', import.meta.url);

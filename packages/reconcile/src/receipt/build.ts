@@ -119,7 +119,7 @@ export function buildReceipt(input: BuildReceiptInput): Receipt {
     candidates: rows,
   };
   if (dropped.length) receipt.dropped_resolutions = dropped;
-  if (input.entryHashes) receipt.corpus_entries = { ...input.entryHashes };
+  if (input.entryHashes) receipt.corpus_entries = input.entryHashes as Record<string, string>; // shared, never mutated
   return receipt;
 }
 

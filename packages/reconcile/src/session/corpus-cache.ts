@@ -38,7 +38,7 @@ export function useMatchStore(enabled: boolean): void {
  */
 export async function matchingCorpus(layout: WorkflowLayout, fingerprint: string): Promise<MatchingCorpus> {
   const state = storeEnabled ? (lastCorpusState(layout, fingerprint) ?? corpusState(layout)) : null;
-  const synced = state?.fingerprint === fingerprint ? syncMatchSection(layout, state) : null;
+  const synced = state?.fingerprint === fingerprint ? await syncMatchSection(layout, state) : null;
   releaseCorpusBytes();
   if (synced) {
     const { index, parsed } = synced;

@@ -5,8 +5,12 @@ import { MATCHER_REVISION } from '../matcher/reconcile.js';
 /**
  * The layout of the `match` section. Its store revision also names the matcher revision: the
  * stored retrieval keys are the matcher's, so a new matcher re-derives them.
+ *
+ * 2: one row per corpus file (no row per entry, no copy of entry content: content is read back
+ * from the file by byte range and checked against its content hash), retrieval keys as packed
+ * term ids.
  */
-export const MATCH_SECTION_REVISION = 'match-store/1';
+export const MATCH_SECTION_REVISION = 'match-store/2';
 
 /**
  * Entries per file slot: a document's store key is `file_id × SLOT + position in its file`. The
@@ -20,45 +24,21 @@ export const MATCH_SECTION: SectionSpec = {
   name: 'match',
   revision: `${MATCH_SECTION_REVISION}+${MATCHER_REVISION}`,
   ddl: [
-    // The corpus file each slot was derived from, by content hash.
+    // One row per corpus file, derived from the file's bytes with this content hash:
+    // - dir: JSON of the entries' identity columns (`DirColumns`), read by every command;
+    // - body: JSON of the columns only a scored or looked-up entry needs (`BodyColumns`);
+    // - hashes: `HASH_BYTES` per entry (see `HashCols`);
+    // - terms: per entry, its retrieval keys as term ids (count, then the ids, varints).
     `CREATE TABLE match_files (
        file_id INTEGER PRIMARY KEY,
        path TEXT NOT NULL UNIQUE,
        sha256 TEXT NOT NULL,
-       entries INTEGER NOT NULL
+       entries INTEGER NOT NULL,
+       dir TEXT NOT NULL,
+       body TEXT NOT NULL,
+       hashes BLOB NOT NULL,
+       terms BLOB NOT NULL
      )`,
-    // One row per corpus entry (every status): what the matcher, receipts and review read of it.
-    // raw_* are the file's own values; id / supersedes / superseded_by are after the corpus-wide
-    // passes of loadCorpus (duplicate ids renamed, knowhow links by file stem resolved).
-    `CREATE TABLE match_docs (
-       key INTEGER PRIMARY KEY,
-       raw_id TEXT NOT NULL,
-       id TEXT NOT NULL,
-       store TEXT NOT NULL,
-       status TEXT NOT NULL,
-       title TEXT NOT NULL,
-       content TEXT NOT NULL,
-       line INTEGER,
-       content_hash TEXT NOT NULL,
-       raw_supersedes TEXT NOT NULL,
-       raw_superseded_by TEXT,
-       supersedes TEXT NOT NULL,
-       superseded_by TEXT,
-       ref TEXT,
-       active INTEGER NOT NULL,
-       retired INTEGER NOT NULL,
-       exact_hash INTEGER,
-       title_hash INTEGER,
-       entry_hash TEXT NOT NULL,
-       text_hash TEXT NOT NULL,
-       sig TEXT NOT NULL,
-       terms BLOB
-     )`,
-    'CREATE INDEX match_docs_id ON match_docs (id, entry_hash)',
-    // The rows the corpus-wide id pass reads: renamed copies, and ids that look like a copy's name.
-    "CREATE INDEX match_docs_renamed ON match_docs (key) WHERE id != raw_id OR instr(raw_id, '~') > 0",
-    'CREATE INDEX match_docs_exact ON match_docs (exact_hash) WHERE exact_hash IS NOT NULL',
-    'CREATE INDEX match_docs_title ON match_docs (title_hash) WHERE title_hash IS NOT NULL',
     // Retrieval keys (terms, alternative sets, sketch pairs) with their document frequency and
     // postings (store keys, ascending, delta varints). Rows are never deleted: ids stay stable.
     `CREATE TABLE match_terms (
@@ -67,14 +47,62 @@ export const MATCH_SECTION: SectionSpec = {
        df INTEGER NOT NULL,
        docs BLOB NOT NULL
      )`,
-    // Back-links of active documents: a supersedes / superseded-by id, or `NUL f:<file>` for a ref.
-    'CREATE TABLE match_links (target TEXT NOT NULL, key INTEGER NOT NULL, PRIMARY KEY (target, key)) WITHOUT ROWID',
-    'CREATE INDEX match_links_key ON match_links (key)',
     'CREATE TABLE match_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID',
   ],
 };
 
-/** What a corpus entry means to review and carry-over, deprecated entries included. */
+/** Entry flags: indexed for retrieval (active, with content), or deprecated with content. */
+export const ACTIVE = 1;
+export const RETIRED = 2;
+
+/** The identity columns of a file's entries (index = position in the file), as the file says them. */
+export interface DirColumns {
+  id: string[];
+  status: string[];
+  flags: number[];
+  /** Raw links: `supersedes` (0 when none), `superseded-by`, `ref` (0 when none). */
+  sup: (string[] | 0)[];
+  by: (string | 0)[];
+  ref: (string | 0)[];
+}
+
+/** What reading an entry back needs: title, line and where its content is in the file. */
+export interface BodyColumns {
+  title: string[];
+  line: (number | 0)[];
+  /** Byte offset and byte length of the content in the file; -1 when the content is inline. */
+  at: number[];
+  len: number[];
+  /** Contents that are not a verbatim byte range of the file (by position). */
+  inline: Record<string, string>;
+}
+
+/**
+ * Per-entry fixed-width hashes: content check (first 8 bytes of the content hash), text key (8
+ * bytes of sha256 over content and title: equal keys, equal retrieval keys and exact/title
+ * hashes), exact-content and title lookup hashes (6 bytes, 0 when none) and the receipt entry hash
+ * with the file's own links (8 bytes).
+ */
+export const HASH_BYTES = 36;
+export const H_CHECK = 0;
+export const H_TEXT = 8;
+export const H_EXACT = 16;
+export const H_TITLE = 22;
+export const H_ENTRY = 28;
+
+/** A 48-bit hash of a lookup key (exact content, title): rows found by it are verified. */
+export function keyHash(s: string): number {
+  return Number.parseInt(sha256(s).slice(0, 12), 16);
+}
+
+/** The text key of an entry: sha256 over its content and title, 16 hex. */
+export function textKey(content: string, title: string): string {
+  return sha256(`${content}\n${title}`).slice(0, 16);
+}
+
+export const strip = (ref: string) => ref.replace(/^\.workflow\//, '');
+
+/** What review and carry-over read of a corpus entry, deprecated entries included. */
 export interface TargetInfo {
   status: string;
   contentHash: string;
@@ -89,57 +117,51 @@ export interface TargetLookup {
   get(id: string): TargetInfo | undefined;
 }
 
-export interface DocRow {
-  key: number;
-  raw_id: string;
-  id: string;
-  store: 'spec' | 'knowhow';
-  status: string;
-  title: string;
-  content: string;
-  line: number | null;
-  content_hash: string;
-  raw_supersedes: string;
-  raw_superseded_by: string | null;
-  supersedes: string;
-  superseded_by: string | null;
-  ref: string | null;
-  active: number;
-  retired: number;
-  exact_hash: number | null;
-  title_hash: number | null;
-  entry_hash: string;
-  text_hash: string;
-  sig: string;
-  terms: Buffer | null;
-}
+// --- varints ---
 
-/** A 52-bit hash of a lookup key (exact content, title): rows found by it are verified. */
-export function keyHash(s: string): number {
-  return Number.parseInt(sha256(s).slice(0, 13), 16);
-}
-
-export const strip = (ref: string) => ref.replace(/^\.workflow\//, '');
-export const REF = '\u0000f:';
-
-// --- postings encoding: ascending integers as delta varints ---
-
-export function encode(sorted: readonly number[]): Buffer {
-  const out: number[] = [];
-  let prev = 0;
-  for (const n of sorted) {
-    let v = n - prev;
-    prev = n;
+/** A growable byte buffer of varints. */
+export class VarintWriter {
+  private buf: Uint8Array;
+  private at = 0;
+  constructor(size = 256) {
+    this.buf = new Uint8Array(size);
+  }
+  put(v: number): void {
+    this.room(10);
     while (v >= 128) {
-      out.push((v % 128) | 128);
+      this.buf[this.at++] = (v % 128) | 128;
       v = Math.floor(v / 128);
     }
-    out.push(v);
+    this.buf[this.at++] = v;
   }
-  return Buffer.from(out);
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    const more = new Uint8Array(Math.max(this.buf.length * 2, this.at + n) + 16);
+    more.set(this.buf.subarray(0, this.at));
+    this.buf = more;
+  }
+  append(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    this.buf.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+  bytes(): Buffer {
+    return Buffer.from(this.buf.buffer, this.buf.byteOffset, this.at);
+  }
 }
 
-/** Decodes a postings or terms blob (ascending integers). */
+/** Ascending integers as delta varints. */
+export function encode(sorted: readonly number[]): Buffer {
+  const out = new VarintWriter(sorted.length * 2 + 8);
+  let prev = 0;
+  for (const n of sorted) {
+    out.put(n - prev);
+    prev = n;
+  }
+  return out.bytes();
+}
+
+/** Decodes a postings blob (ascending integers), each mapped by `map` when given. */
 export function decode(buf: Uint8Array | null, map?: (n: number) => number): number[] {
   const out: number[] = [];
   if (!buf) return out;
@@ -158,6 +180,80 @@ export function decode(buf: Uint8Array | null, map?: (n: number) => number): num
     v = 0;
     scale = 1;
   }
+  return out;
+}
+
+/** A stored terms blob, read entry by entry: where each entry's bytes start, its ids decoded on demand. */
+export class TermsBlob {
+  private readonly starts: Uint32Array;
+  constructor(
+    readonly buf: Uint8Array,
+    readonly entries: number,
+  ) {
+    this.starts = new Uint32Array(entries + 1);
+    let i = 0;
+    for (let d = 0; d < entries; d++) {
+      this.starts[d] = i;
+      let n = 0;
+      let scale = 1;
+      for (;;) {
+        const b = buf[i++];
+        n += (b & 127) * scale;
+        if (!(b & 128)) break;
+        scale *= 128;
+      }
+      for (let k = 0; k < n; k++) while (buf[i++] & 128);
+    }
+    this.starts[entries] = i;
+  }
+  /** Entry `d`'s bytes (its count and ids), as they are stored. */
+  raw(d: number): Uint8Array {
+    return this.buf.subarray(this.starts[d], this.starts[d + 1]);
+  }
+  /** Entry `d`'s term ids, in the order they were written. */
+  ids(d: number): number[] {
+    const buf = this.buf;
+    let i = this.starts[d];
+    const next = () => {
+      let v = 0;
+      let scale = 1;
+      for (;;) {
+        const b = buf[i++];
+        v += (b & 127) * scale;
+        if (!(b & 128)) return v;
+        scale *= 128;
+      }
+    };
+    const n = next();
+    const out: number[] = new Array(n);
+    for (let k = 0; k < n; k++) out[k] = next();
+    return out;
+  }
+}
+
+/** Builds a terms blob entry by entry: new id lists, or stored entries' bytes as they are. */
+export class TermsWriter {
+  private readonly out: VarintWriter;
+  constructor(entries: number) {
+    this.out = new VarintWriter(entries * 48 + 16);
+  }
+  ids(list: readonly number[]): void {
+    this.out.put(list.length);
+    for (const n of list) this.out.put(n);
+  }
+  raw(bytes: Uint8Array): void {
+    this.out.append(bytes);
+  }
+  bytes(): Buffer {
+    return this.out.bytes();
+  }
+}
+
+/** Decodes a terms blob into one id list per entry. */
+export function decodeTerms(buf: Uint8Array, entries: number): number[][] {
+  const blob = new TermsBlob(buf, entries);
+  const out: number[][] = [];
+  for (let d = 0; d < entries; d++) out.push(blob.ids(d));
   return out;
 }
 

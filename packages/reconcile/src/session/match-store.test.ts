@@ -12,7 +12,7 @@ import type { CandidateInput } from '../matcher/types.js';
 import { corpusFingerprintSync } from '../receipt/fingerprint.js';
 import { corpusEntryHashes } from '../receipt/revalidate.js';
 import { matchingCorpus, targetsOf, useMatchStore } from './corpus-cache.js';
-import { decode } from './match-rows.js';
+import { decode, decodeTerms } from './match-rows.js';
 import { reconcileSession } from './reconcile-session.js';
 import { forgetCurrentCorpus } from './revalidate-run.js';
 
@@ -64,18 +64,36 @@ async function receiptAfterRefresh(p: ReturnType<typeof stage>): Promise<string>
   return readFileSync(path, 'utf8');
 }
 
-/** Every stored row of the match section, with file ids replaced by paths (comparable across stores). */
+/** Every stored row of the match section, with file and term ids replaced by paths and terms (comparable across stores). */
 function dumpSection(layout: WorkflowLayout) {
   const { db } = openStore(layout);
-  const files = new Map(
-    (db.prepare('SELECT file_id, path, sha256 FROM match_files').all() as { file_id: number; path: string }[]).map(
-      (f) => [f.file_id, f.path],
-    ),
-  );
+  const fileRows = db.prepare('SELECT file_id, path, entries, dir, body, hashes, terms FROM match_files').all() as {
+    file_id: number;
+    path: string;
+    entries: number;
+    dir: string;
+    body: string;
+    hashes: Buffer;
+    terms: Buffer;
+  }[];
+  const files = new Map(fileRows.map((f) => [f.file_id, f.path]));
   const where = (key: number) => `${files.get(Math.floor(key / 2 ** 22))}#${key % 2 ** 22}`;
-  const docs = (db.prepare('SELECT * FROM match_docs').all() as Record<string, unknown>[])
-    .map(({ key, terms: _terms, ...rest }) => ({ at: where(key as number), ...rest }))
-    .sort((a, b) => a.at.localeCompare(b.at));
+  const names = new Map(
+    (db.prepare('SELECT term_id, term FROM match_terms').all() as { term_id: number; term: string }[]).map((t) => [
+      t.term_id,
+      t.term,
+    ]),
+  );
+  const rows = fileRows
+    .map((f) => ({
+      path: f.path,
+      entries: f.entries,
+      dir: JSON.parse(f.dir),
+      body: JSON.parse(f.body),
+      hashes: f.hashes.toString('hex'),
+      terms: decodeTerms(f.terms, f.entries).map((ids) => ids.map((id) => names.get(id)).sort()),
+    }))
+    .sort((a, b) => a.path.localeCompare(b.path));
   const terms = (db.prepare('SELECT term, df, docs FROM match_terms WHERE df > 0').all() as Record<string, unknown>[])
     .map((t) => ({
       term: t.term,
@@ -85,11 +103,8 @@ function dumpSection(layout: WorkflowLayout) {
         .sort(),
     }))
     .sort((a, b) => String(a.term).localeCompare(String(b.term)));
-  const links = (db.prepare('SELECT target, key FROM match_links').all() as { target: string; key: number }[])
-    .map((l) => `${l.target} ${where(l.key)}`)
-    .sort();
   const meta = db.prepare("SELECT * FROM match_meta WHERE name != 'generation'").all();
-  return { files: [...files.values()].sort(), docs, terms, links, meta };
+  return { files: [...files.values()].sort(), rows, terms, meta };
 }
 
 describe('the match section gives the verdicts of the in-memory index', () => {
@@ -136,7 +151,7 @@ describe('the match section gives the verdicts of the in-memory index', () => {
       return check(null);
     };
     await check(null);
-    expect((await check(0)).docs.length).toBe(loadCorpus(p.layout).entries.length);
+    expect((await check(0)).rows.reduce((n, r) => n + r.entries, 0)).toBe(loadCorpus(p.layout).entries.length);
 
     const spec = join(p.layout.specs, readdirSync(p.layout.specs).sort()[0]);
     const firstSid = /sid="([^"]+)"/.exec(readFileSync(spec, 'utf8'))?.[1] as string;

@@ -1,69 +1,49 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { contentHash } from '@maestro/core';
+import type { WorkflowLayout } from '@maestro/fs';
+import { knowhowIdFor } from '@maestro/spec';
 import type { DerivedStore } from '@maestro/store';
 import type { IndexedDoc, MatchIndex, ScoreBoard } from '../matcher/corpus-index.js';
 import { exactKey, matchNormalize, refTrigrams } from '../matcher/text.js';
 import type { MatchableEntry } from '../matcher/types.js';
-import type { CorpusState } from '../receipt/fingerprint.js';
+import { entryHash } from '../receipt/revalidate.js';
 import {
-  type DocRow,
-  decode,
-  type FileRow,
+  ACTIVE,
+  type BodyColumns,
+  type DirColumns,
+  H_CHECK,
+  H_ENTRY,
+  H_EXACT,
+  H_TITLE,
+  HASH_BYTES,
   keyHash,
-  REF,
+  RETIRED,
   SLOT,
+  strip,
   type TargetInfo,
   type TargetLookup,
 } from './match-rows.js';
+import { ArrayBoard, changed, type Numbering } from './store-numbering.js';
 
-/** Where each file's entries start in corpus order, and whether the stored files are exactly this corpus state. */
-export function ranks(store: DerivedStore, state: CorpusState): { layout: Numbering; current: boolean } {
-  const rows = store.prepare('SELECT file_id, path, sha256, entries FROM match_files').all() as FileRow[];
-  const byPath = new Map(rows.map((r) => [r.path, r]));
-  const numbering: Numbering = { baseOf: new Map(), bases: [], files: [], pathOf: new Map(), total: 0 };
-  let current = rows.length === state.states.length;
-  for (const f of state.states) {
-    const r = byPath.get(f.path);
-    if (!r || r.sha256 !== f.sha256) {
-      current = false;
-      continue;
-    }
-    numbering.baseOf.set(r.file_id, numbering.total);
-    numbering.bases.push(numbering.total);
-    numbering.files.push(r.file_id);
-    numbering.pathOf.set(r.file_id, r.path);
-    numbering.total += r.entries;
-  }
-  return { layout: numbering, current };
+export { type Numbering, ranks } from './store-numbering.js';
+
+interface LoadedFile {
+  fid: number;
+  path: string;
+  base: number;
+  entries: number;
+  hashes: Buffer;
+  body: BodyColumns | null;
 }
-
-/** The matcher's document numbers: file `files[r]` holds numbers `bases[r]` up to the next base. */
-export interface Numbering {
-  baseOf: Map<number, number>;
-  bases: number[];
-  files: number[];
-  pathOf: Map<number, string>;
-  total: number;
-}
-
-type EntryRow = Pick<
-  DocRow,
-  | 'key'
-  | 'id'
-  | 'store'
-  | 'status'
-  | 'title'
-  | 'content'
-  | 'line'
-  | 'content_hash'
-  | 'supersedes'
-  | 'superseded_by'
-  | 'ref'
->;
-const ENTRY_COLUMNS = 'key, id, store, status, title, content, line, content_hash, supersedes, superseded_by, ref';
 
 /**
- * The matcher's view of the stored rows: postings of the keys a candidate asks for, then the rows
- * of the documents it scores, each read once per process. Document numbers are positions in the
- * corpus (see `Numbering`), so ties break as in the in-memory index and verdicts are identical.
+ * The matcher's view of the stored rows. Every entry's identity (ids after the corpus-wide passes,
+ * flags, links, hashes) is read once per process from the file rows; postings are read for the
+ * keys a candidate asks for, and an entry's title and content only when it is scored or looked
+ * up (the content from its file, by byte range, checked against its content hash). Document
+ * numbers are positions in the corpus (see `Numbering`), so ties break as in the in-memory index
+ * and verdicts are identical.
  */
 export class StoreIndex implements MatchIndex {
   readonly size: number;
@@ -74,19 +54,107 @@ export class StoreIndex implements MatchIndex {
   private grams: Map<string, number[]> | null = null;
   private readonly board: ArrayBoard;
   private readonly generation: number;
-  private readonly pathOfFile: ReadonlyMap<number, string>;
+  private readonly files: LoadedFile[] = [];
+  /** Per document (corpus position): its id after the passes, flags, links after the passes. */
+  private readonly ids: string[];
+  private readonly flags: Uint8Array;
+  private readonly status: string[];
+  private readonly sup: (string[] | 0)[];
+  private readonly by: (string | 0)[];
+  private readonly ref: (string | 0)[];
+  /** Per document: the rank of its file. */
+  private readonly rankAt: Uint32Array;
+  private readonly byIdAll = new Map<string, number>();
+  /** Documents whose successor was resolved to another id than their file says (their entry hash moves). */
+  private readonly relinked = new Set<number>();
+  private exactMap: Map<number, number[]> | null = null;
+  private retiredMap: Map<number, number[]> | null = null;
+  private titleMap: Map<number, number[]> | null = null;
+  private linkMap: Map<string, number[]> | null = null;
 
   constructor(
     private readonly store: DerivedStore,
+    private readonly layout: WorkflowLayout,
     private readonly numbering: Numbering,
   ) {
-    this.pathOfFile = numbering.pathOf;
     this.board = new ArrayBoard(numbering.total);
     this.generation = this.readGeneration();
     const row = store.prepare("SELECT value FROM match_meta WHERE name = 'active'").get() as
       | { value: number }
       | undefined;
     this.size = row?.value ?? 0;
+    const total = numbering.total;
+    this.ids = new Array(total);
+    this.flags = new Uint8Array(total);
+    this.status = new Array(total);
+    this.rankAt = new Uint32Array(total);
+    this.sup = new Array(total);
+    this.by = new Array(total);
+    this.ref = new Array(total);
+    const read = store.prepare('SELECT entries, dir, hashes FROM match_files WHERE file_id = ?');
+    numbering.files.forEach((fid, rank) => {
+      const r = read.get(fid) as { entries: number; dir: string; hashes: Buffer };
+      const base = numbering.bases[rank];
+      const d = JSON.parse(r.dir) as DirColumns;
+      for (let p = 0; p < r.entries; p++) {
+        this.ids[base + p] = d.id[p];
+        this.flags[base + p] = d.flags[p];
+        this.status[base + p] = d.status[p];
+        this.rankAt[base + p] = rank;
+        this.sup[base + p] = d.sup[p];
+        this.by[base + p] = d.by[p];
+        this.ref[base + p] = d.ref[p];
+      }
+      this.files.push({
+        fid,
+        path: numbering.pathOf.get(fid) as string,
+        base,
+        entries: r.entries,
+        hashes: r.hashes,
+        body: null,
+      });
+    });
+    this.passes();
+  }
+
+  /**
+   * The corpus-wide passes of `loadCorpus`: an id written twice keeps it on the first entry in
+   * corpus order and later copies become `<id>~2`, `~3`...; a knowhow link that names no id but a
+   * document's file stem reads as that document's id.
+   */
+  private passes() {
+    const byId = this.byIdAll;
+    for (let i = 0; i < this.ids.length; i++) {
+      const id = this.ids[i];
+      if (!byId.has(id)) {
+        byId.set(id, i);
+        continue;
+      }
+      let n = 2;
+      while (byId.has(`${id}~${n}`)) n++;
+      this.ids[i] = `${id}~${n}`;
+      byId.set(this.ids[i], i);
+    }
+    const resolve = (v: string) => {
+      if (byId.has(v)) return v;
+      const id = knowhowIdFor(v.trim());
+      const j = byId.get(id);
+      return j !== undefined && this.storeOf(j) === 'knowhow' ? id : v;
+    };
+    const first = this.files.find((f) => f.path.startsWith('knowhow/'));
+    if (!first) return;
+    for (let i = first.base; i < this.ids.length; i++) {
+      const by = this.by[i];
+      if (by) {
+        const to = resolve(by);
+        if (to !== by) {
+          this.by[i] = to;
+          this.relinked.add(i);
+        }
+      }
+      const sup = this.sup[i];
+      if (sup) this.sup[i] = sup.map(resolve);
+    }
   }
 
   private readGeneration(): number {
@@ -101,41 +169,114 @@ export class StoreIndex implements MatchIndex {
     return this.store.db.open && this.readGeneration() === this.generation;
   }
 
-  private order(key: number): number {
-    return (this.numbering.baseOf.get(Math.floor(key / SLOT)) as number) + (key % SLOT);
-  }
-
-  /** The file (by rank) holding document `i`: the last base not above it. */
-  private rankOf(i: number): number {
-    const { bases } = this.numbering;
-    let lo = 0;
-    let hi = bases.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (bases[mid] <= i) lo = mid;
-      else hi = mid - 1;
+  /** A postings blob as document numbers, ascending (store keys are in file-id order, numbers in corpus order). */
+  private ordered(buf: Uint8Array): number[] {
+    const out: number[] = [];
+    let prev = 0;
+    let v = 0;
+    let scale = 1;
+    let fid = -1;
+    let base = 0;
+    let sorted = true;
+    let last = -1;
+    for (let i = 0; i < buf.length; i++) {
+      const b = buf[i];
+      v += (b & 127) * scale;
+      if (b & 128) {
+        scale *= 128;
+        continue;
+      }
+      prev += v;
+      v = 0;
+      scale = 1;
+      const f = Math.floor(prev / SLOT);
+      if (f !== fid) {
+        fid = f;
+        base = this.numbering.baseOf.get(f) as number;
+      }
+      const n = base + (prev - f * SLOT);
+      if (n < last) sorted = false;
+      last = n;
+      out.push(n);
     }
-    return lo;
+    return sorted ? out : out.sort((a, b) => a - b);
   }
 
-  private storeKey(i: number): number {
-    const r = this.rankOf(i);
-    return this.numbering.files[r] * SLOT + (i - this.numbering.bases[r]);
+  private fileOf(i: number): LoadedFile {
+    return this.files[this.rankAt[i]];
   }
 
-  private entryOf(r: EntryRow): MatchableEntry {
+  private storeOf(i: number): 'spec' | 'knowhow' {
+    return this.fileOf(i).path.startsWith('specs/') ? 'spec' : 'knowhow';
+  }
+
+  private hexAt(i: number, at: number): string {
+    const f = this.fileOf(i);
+    const o = (i - f.base) * HASH_BYTES + at;
+    return f.hashes.toString('hex', o, o + 8);
+  }
+
+  private bodyOf(f: LoadedFile): BodyColumns {
+    if (!f.body) {
+      const r = this.store.prepare('SELECT body FROM match_files WHERE file_id = ?').get(f.fid) as { body: string };
+      f.body = JSON.parse(r.body) as BodyColumns;
+    }
+    return f.body;
+  }
+
+  /** An entry's content: inline, or read back from its file and checked against its content hash. */
+  private contentOf(i: number): { content: string; hash: string } {
+    const f = this.fileOf(i);
+    const p = i - f.base;
+    const body = this.bodyOf(f);
+    let content = body.inline[p];
+    if (content === undefined) {
+      const len = body.len[p];
+      const buf = Buffer.alloc(len);
+      if (len > 0) {
+        const abs = join(this.layout.workflow, f.path);
+        let fd: number;
+        try {
+          fd = openSync(abs, 'r');
+        } catch (err) {
+          throw changed(f.path, err);
+        }
+        try {
+          let got = 0;
+          while (got < len) {
+            const n = readSync(fd, buf, got, len - got, body.at[p] + got);
+            if (n === 0) break;
+            got += n;
+          }
+        } finally {
+          closeSync(fd);
+        }
+      }
+      content = buf.toString('utf8');
+    }
+    const hash = contentHash(content);
+    if (hash.slice(0, 16) !== this.hexAt(i, H_CHECK)) throw changed(f.path);
+    return { content, hash };
+  }
+
+  private entryAt(i: number): MatchableEntry {
+    const f = this.fileOf(i);
+    const p = i - f.base;
+    const body = this.bodyOf(f);
+    const { content, hash } = this.contentOf(i);
+    const sup = this.sup[i];
     return {
-      id: r.id,
-      store: r.store,
-      title: r.title,
-      content: r.content,
-      file: this.pathOfFile.get(Math.floor(r.key / SLOT)) as string,
-      line: r.line,
-      contentHash: r.content_hash,
-      supersedes: JSON.parse(r.supersedes) as string[],
-      supersededBy: r.superseded_by,
-      ref: r.ref,
-      status: r.status as MatchableEntry['status'],
+      id: this.ids[i],
+      store: this.storeOf(i),
+      title: body.title[p],
+      content,
+      file: f.path,
+      line: body.line[p] || null,
+      contentHash: hash,
+      supersedes: sup ? [...sup] : [],
+      supersededBy: this.by[i] || null,
+      ref: this.ref[i] || null,
+      status: this.status[i] as MatchableEntry['status'],
     };
   }
 
@@ -156,50 +297,57 @@ export class StoreIndex implements MatchIndex {
     let list = this.lists.get(key);
     if (!list) {
       const row = this.store.prepare('SELECT docs FROM match_terms WHERE term = ?').get(key) as { docs: Buffer };
-      list = decode(row.docs, (k) => this.order(k)).sort((a, b) => a - b);
+      list = this.ordered(row.docs);
       this.lists.set(key, list);
     }
     return list;
   }
 
-  private keysWhere(sql: string, arg: unknown): number[] {
-    return (this.store.prepare(sql).all(arg) as { key: number }[]).map((r) => this.order(r.key)).sort((a, b) => a - b);
+  /** Documents with `flag` by one of their 6-byte lookup hashes, in corpus order. */
+  private hashMap(at: number, flag: number): Map<number, number[]> {
+    const map = new Map<number, number[]>();
+    for (const f of this.files) {
+      for (let p = 0; p < f.entries; p++) {
+        const i = f.base + p;
+        if (!(this.flags[i] & flag)) continue;
+        const h = f.hashes.readUIntBE(p * HASH_BYTES + at, 6);
+        if (h === 0) continue;
+        const list = map.get(h);
+        if (list) list.push(i);
+        else map.set(h, [i]);
+      }
+    }
+    return map;
   }
 
   byExact(key: string): readonly number[] | undefined {
     const cut = key.indexOf('\u0000');
     const [storeName, exact] = [key.slice(0, cut), key.slice(cut + 1)];
-    const found = this.keysWhere('SELECT key FROM match_docs WHERE exact_hash = ? AND active = 1', keyHash(key)).filter(
-      (i) => {
-        const d = this.doc(i);
-        return d.entry.store === storeName && d.exact === exact;
-      },
-    );
+    this.exactMap ??= this.hashMap(H_EXACT, ACTIVE);
+    const found = (this.exactMap.get(keyHash(key)) ?? []).filter((i) => {
+      const d = this.doc(i);
+      return d.entry.store === storeName && d.exact === exact;
+    });
     return found.length ? found : undefined;
   }
 
   byTitle(titleKey: string): readonly number[] | undefined {
     if (!titleKey) return undefined;
-    const found = this.keysWhere(
-      'SELECT key FROM match_docs WHERE title_hash = ? AND active = 1',
-      keyHash(titleKey),
-    ).filter((i) => this.doc(i).titleKey === titleKey);
+    this.titleMap ??= this.hashMap(H_TITLE, ACTIVE);
+    const found = (this.titleMap.get(keyHash(titleKey)) ?? []).filter((i) => this.doc(i).titleKey === titleKey);
     return found.length ? found : undefined;
   }
 
   byId(id: string): number | undefined {
-    const found = this.keysWhere('SELECT key FROM match_docs WHERE id = ? AND active = 1', id);
-    return found.length ? found[found.length - 1] : undefined;
+    const i = this.byIdAll.get(id);
+    return i !== undefined && this.flags[i] & ACTIVE ? i : undefined;
   }
 
   doc(i: number): IndexedDoc {
     let doc = this.docs.get(i);
     if (!doc) {
-      const r = this.store.prepare(`SELECT ${ENTRY_COLUMNS} FROM match_docs WHERE key = ?`).get(this.storeKey(i)) as
-        | EntryRow
-        | undefined;
-      if (!r) throw new Error(`the derived-state store has no document ${i}`);
-      const entry = this.entryOf(r);
+      if (!(i >= 0 && i < this.flags.length)) throw new Error(`the derived-state store has no document ${i}`);
+      const entry = this.entryAt(i);
       doc = {
         entry,
         exact: exactKey(entry.content),
@@ -215,58 +363,70 @@ export class StoreIndex implements MatchIndex {
   titleGrams(): ReadonlyMap<string, readonly number[]> {
     if (this.grams) return this.grams;
     // Only for a candidate whose terms retrieve almost nothing: every active title, once per process.
-    const rows = (this.store.prepare('SELECT key, title FROM match_docs WHERE active = 1').all() as DocRow[])
-      .map((r) => ({ i: this.order(r.key), title: r.title }))
-      .sort((a, b) => a.i - b.i);
     const map = new Map<string, number[]>();
-    for (const { i, title } of rows) {
-      for (const g of refTrigrams(matchNormalize(title))) {
-        const list = map.get(g);
-        if (!list) map.set(g, [i]);
-        else if (list[list.length - 1] !== i) list.push(i);
+    for (const f of this.files) {
+      const body = this.bodyOf(f);
+      for (let p = 0; p < f.entries; p++) {
+        const i = f.base + p;
+        if (!(this.flags[i] & ACTIVE)) continue;
+        for (const g of refTrigrams(matchNormalize(body.title[p] ?? ''))) {
+          const list = map.get(g);
+          if (!list) map.set(g, [i]);
+          else if (list[list.length - 1] !== i) list.push(i);
+        }
       }
     }
     this.grams = map;
     return map;
   }
 
+  /** The back-links of the in-memory index (`links`), over the active documents in corpus order. */
   backLinks(id: string): readonly number[] | undefined {
-    const out = this.keysWhere('SELECT key FROM match_links WHERE target = ?', id);
-    // A ref names a file: it points at the last active entry of that file.
-    const i = this.byId(id);
-    if (i !== undefined) {
-      const fid = this.numbering.files[this.rankOf(i)];
-      const last = this.store
-        .prepare('SELECT max(key) AS key FROM match_docs WHERE key >= ? AND key < ? AND active = 1')
-        .get(fid * SLOT, (fid + 1) * SLOT) as { key: number | null };
-      if (last.key === this.storeKey(i)) {
-        const file = this.pathOfFile.get(fid) as string;
-        for (const j of this.keysWhere('SELECT key FROM match_links WHERE target = ?', `${REF}${file}`)) {
-          if (!out.includes(j)) out.push(j);
+    if (!this.linkMap) {
+      const map = new Map<string, number[]>();
+      const push = (key: string, i: number) => {
+        const list = map.get(key);
+        if (list) {
+          if (list[list.length - 1] !== i) list.push(i);
+        } else map.set(key, [i]);
+      };
+      const byFile = new Map<string, string>();
+      for (const f of this.files) {
+        for (let i = f.base + f.entries - 1; i >= f.base; i--) {
+          if (this.flags[i] & ACTIVE) {
+            byFile.set(f.path, this.ids[i]);
+            break;
+          }
         }
       }
+      for (let i = 0; i < this.flags.length; i++) {
+        if (!(this.flags[i] & ACTIVE)) continue;
+        const sup = this.sup[i];
+        for (const t of [...(sup || []), this.by[i] || '']) if (t) push(t, i);
+        const ref = this.ref[i];
+        const refId = ref ? (byFile.get(ref) ?? byFile.get(strip(ref))) : undefined;
+        if (refId) push(refId, i);
+      }
+      this.linkMap = map;
     }
-    return out.length ? out.sort((a, b) => a - b) : undefined;
-  }
-
-  private retiredWhere(sql: string, arg: unknown, keep: (e: MatchableEntry) => boolean): MatchableEntry | undefined {
-    const rows = (this.store.prepare(sql).all(arg) as EntryRow[])
-      .map((r) => ({ i: this.order(r.key), e: this.entryOf(r) }))
-      .filter((x) => keep(x.e))
-      .sort((a, b) => a.i - b.i);
-    return rows.length ? rows[rows.length - 1].e : undefined; // the last one wins, as in a Map
+    return this.linkMap.get(id);
   }
 
   retired(key: string): MatchableEntry | undefined {
-    return this.retiredWhere(
-      `SELECT ${ENTRY_COLUMNS} FROM match_docs WHERE exact_hash = ? AND retired = 1`,
-      keyHash(key),
-      (e) => `${e.store}\u0000${exactKey(e.content)}` === key,
-    );
+    const cut = key.indexOf('\u0000');
+    const [storeName, exact] = [key.slice(0, cut), key.slice(cut + 1)];
+    this.retiredMap ??= this.hashMap(H_EXACT, RETIRED);
+    let last: MatchableEntry | undefined;
+    for (const i of this.retiredMap.get(keyHash(key)) ?? []) {
+      const e = this.entryAt(i);
+      if (e.store === storeName && exactKey(e.content) === exact) last = e; // the last one wins, as in a Map
+    }
+    return last;
   }
 
   retiredById(id: string): MatchableEntry | undefined {
-    return this.retiredWhere(`SELECT ${ENTRY_COLUMNS} FROM match_docs WHERE id = ? AND retired = 1`, id, () => true);
+    const i = this.byIdAll.get(id);
+    return i !== undefined && this.flags[i] & RETIRED ? this.entryAt(i) : undefined;
   }
 
   scores(): ScoreBoard {
@@ -280,20 +440,19 @@ export class StoreIndex implements MatchIndex {
     return {
       get: (id) => {
         if (memo.has(id)) return memo.get(id);
-        const r = this.store
-          .prepare(`SELECT ${ENTRY_COLUMNS} FROM match_docs WHERE id = ? ORDER BY key`)
-          .all(id) as EntryRow[];
-        const last = r.map((x) => ({ i: this.order(x.key), x })).sort((a, b) => a.i - b.i)[r.length - 1]?.x;
-        const t = last
-          ? {
-              status: last.status,
-              contentHash: last.content_hash,
-              title: last.title,
-              file: this.pathOfFile.get(Math.floor(last.key / SLOT)) as string,
-              line: last.line,
-              supersededBy: last.superseded_by,
-            }
-          : undefined;
+        const i = this.byIdAll.get(id);
+        let t: TargetInfo | undefined;
+        if (i !== undefined) {
+          const e = this.entryAt(i);
+          t = {
+            status: e.status as string,
+            contentHash: e.contentHash as string,
+            title: e.title,
+            file: e.file as string,
+            line: e.line ?? null,
+            supersededBy: e.supersededBy ?? null,
+          };
+        }
         memo.set(id, t);
         return t;
       },
@@ -302,33 +461,20 @@ export class StoreIndex implements MatchIndex {
 
   /** Every entry's receipt hash, keyed by id in id order (`corpusEntryHashes` of all entries). */
   entryHashes(): Record<string, string> {
-    const rows = this.store.prepare('SELECT id, entry_hash FROM match_docs INDEXED BY match_docs_id').all() as {
-      id: string;
-      entry_hash: string;
-    }[];
-    const byId = new Map(rows.map((r) => [r.id, r.entry_hash]));
     const out: Record<string, string> = {};
-    for (const id of [...byId.keys()].sort()) out[id] = byId.get(id) as string;
+    for (const id of [...this.byIdAll.keys()].sort()) {
+      const i = this.byIdAll.get(id) as number;
+      if (this.relinked.has(i)) {
+        const e = this.entryAt(i);
+        out[id] = entryHash({
+          status: e.status as string,
+          contentHash: e.contentHash as string,
+          title: e.title,
+          file: e.file as string,
+          supersededBy: e.supersededBy ?? null,
+        });
+      } else out[id] = this.hexAt(i, H_ENTRY);
+    }
     return out;
-  }
-}
-
-/** Scores in one array over the corpus's document numbers (as the in-memory index keeps them). */
-class ArrayBoard implements ScoreBoard {
-  touched: number[] = [];
-  private readonly scores: Float64Array;
-  constructor(size: number) {
-    this.scores = new Float64Array(size);
-  }
-  get(i: number): number {
-    return this.scores[i];
-  }
-  add(i: number, w: number): void {
-    if (this.scores[i] === 0) this.touched.push(i);
-    this.scores[i] += w;
-  }
-  clear(): void {
-    for (const i of this.touched) this.scores[i] = 0;
-    this.touched = [];
   }
 }
