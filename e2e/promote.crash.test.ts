@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workflowLayout } from '@maestro/fs';
@@ -90,6 +90,17 @@ test('a crash at every step converges on the uninterrupted result', () => {
     expect(crashed.stdout, point).toBe('');
     const journaled = existsSync(join(dir, '.workflow/.promote-commit.intent.json'));
     expect(journaled, point).toBe(point !== 'promote:before-intent');
+    if (journaled) {
+      // Spec files are journaled by their operations, never by a copy of their bytes.
+      const intent = JSON.parse(readFileSync(join(dir, '.workflow/.promote-commit.intent.json'), 'utf8')) as {
+        writes: { path: string; content?: string; replay?: string }[];
+      };
+      const specs = intent.writes.filter((w) => w.path.startsWith('specs/'));
+      expect(specs.length, point).toBeGreaterThan(0);
+      for (const w of specs) expect(w, point).toEqual({ path: w.path, replay: 'ops' });
+      for (const w of intent.writes.filter((x) => !x.path.startsWith('specs/')))
+        expect(typeof w.content).toBe('string');
+    }
     expectConverged(dir, journaled);
   }
 }, 60_000);

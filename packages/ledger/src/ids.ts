@@ -1,6 +1,9 @@
 import { inputError } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type Corpus, findEntry, type KnowledgeEntry, loadCorpus } from '@maestro/spec';
+import type { Corpus } from '@maestro/spec';
+import { loadCorpusFor, lookupKnowledge } from './ids-read.js';
+
+export { loadCorpusFor, lookupKnowledge } from './ids-read.js';
 
 export interface KnownIds {
   /** Canonical ids (as the corpus spells them), in the order given, de-duplicated. */
@@ -9,21 +12,6 @@ export interface KnownIds {
   unknown: string[];
   /** "resolved alias X to Y" for each maestro-flow alias given instead of a canonical id. */
   aliases: string[];
-}
-
-/** The corpus, read once per command through @maestro/spec. */
-export function loadCorpusFor(layout: WorkflowLayout): Corpus {
-  return loadCorpus(layout);
-}
-
-/**
- * Finds an entry by the id that `spec`, `knowhow` and `search` print, or by any of maestro-flow's
- * id forms (`@maestro/spec`'s `findEntry`: `spec:project:{stem}-{NNN}`, `spec:{sid}`,
- * `legacy:{file}:{line}`, `knowhow:{slug}`, explicit knowhow ids, letter case). An ambiguous or
- * drifted positional id is refused (exit 2) with the candidates; an alias used is pushed to `notes`.
- */
-export function lookupKnowledge(corpus: Corpus, raw: string, notes?: string[]): KnowledgeEntry | null {
-  return findEntry(corpus, raw, notes);
 }
 
 /**

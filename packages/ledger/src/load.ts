@@ -1,9 +1,11 @@
 import { inputError, type Runtime } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type Corpus, entryAliases, entryGraphId, type KnowledgeEntry, lookupCorpus } from '@maestro/spec';
-import { loadCorpusFor, lookupKnowledge } from './ids.js';
-import { appendInputs, assertRunAcceptsKnowledge } from './knowledge.js';
-import { readRun } from './run.js';
+// The read side only (no schemas), and the run ledger modules only when a run records the load:
+// `maestro load --id` starts on what it uses.
+import { type Corpus, entryAliases, entryGraphId, type KnowledgeEntry, lookupCorpus } from '@maestro/spec/read';
+import { loadCorpusFor, lookupKnowledge } from './ids-read.js';
+
+export { splitList } from './list.js';
 
 export interface LoadRequest {
   ids: string[];
@@ -79,7 +81,8 @@ export async function loadKnowledge(layout: WorkflowLayout, req: LoadRequest, ru
     });
   }
   const attributed = req.session_id !== undefined && req.run_id !== undefined;
-  if (attributed) assertRunAcceptsKnowledge(readRun(layout, req.session_id!, req.run_id!), layout);
+  const ledger = attributed ? await Promise.all([import('./knowledge.js'), import('./run.js')]) : null;
+  if (ledger) ledger[0].assertRunAcceptsKnowledge(ledger[1].readRun(layout, req.session_id!, req.run_id!), layout);
   // The files holding these ids, from the store's rows; the whole corpus when they cannot say.
   const corpus = lookupCorpus(layout, req.ids) ?? loadCorpusFor(layout);
   const unknown: string[] = [];
@@ -105,8 +108,8 @@ export async function loadKnowledge(layout: WorkflowLayout, req: LoadRequest, ru
     });
   }
   const entries = [...found.values()].map((e) => toLoaded(corpus, e));
-  if (!attributed) return { entries, recorded: null, resolved_aliases: aliases };
-  const inputs = await appendInputs(
+  if (!ledger) return { entries, recorded: null, resolved_aliases: aliases };
+  const inputs = await ledger[0].appendInputs(
     layout,
     req.session_id!,
     req.run_id!,

@@ -55,18 +55,7 @@ export const parseSource = (v: string) =>
     'manual (default) unless it came from load, search or injection',
   );
 
-/** Splits `a,b , c` (and repeated flags) into trimmed, non-empty, de-duplicated items. */
-export function splitList(values: string | readonly string[] | undefined): string[] {
-  const all = typeof values === 'string' ? [values] : (values ?? []);
-  return [
-    ...new Set(
-      all
-        .flatMap((v) => v.split(','))
-        .map((v) => v.trim())
-        .filter(Boolean),
-    ),
-  ];
-}
+export { splitList } from './list.js';
 
 /** Rejects empty titles and content (exit 2, with the fix). */
 export function checkStageInput(input: StageInput): StageInput {

@@ -1,5 +1,6 @@
 import { inputError, sha256 } from '@maestro/core';
-import { applyFilePlan } from './ops.js';
+import type { LoadedSpecFile } from '@maestro/spec';
+import { applyFilePlan, type KnownIds, type ParsedSpecFile } from './ops.js';
 import type { PlanInput, PromotionPlan } from './plan.js';
 import type { FileOp, FilePlan, PromotedEntry } from './schemas.js';
 
@@ -8,21 +9,34 @@ const KIND_ORDER: Record<FilePlan['kind'], number> = { spec: 0, knowhow: 1, ledg
 
 export class PlanBuilder {
   readonly files = new Map<string, FilePlan>();
-  readonly texts = new Map<string, string | null>();
+  /** Ledger and session texts as read under their locks. */
+  private readonly texts = new Map<string, string>();
 
   constructor(readonly input: PlanInput) {
-    for (const s of input.loaded.specs) this.texts.set(s.file, s.utf8 ? s.text : null);
-    for (const k of input.loaded.knowhow) this.texts.set(k.file, k.utf8 ? k.text : null);
     for (const l of input.ledgers.values()) this.texts.set(l.path, l.text);
     this.texts.set(input.session.path, input.session.text);
+  }
+
+  /**
+   * A file's text as read for this plan (null: it does not exist, or is not UTF-8). Corpus texts
+   * are read when first asked for: a promotion reads only the files it looks at.
+   */
+  textOf(path: string): string | null {
+    const own = this.texts.get(path);
+    if (own !== undefined) return own;
+    const f =
+      this.input.loaded.specs.find((s) => s.file === path) ?? this.input.loaded.knowhow.find((k) => k.file === path);
+    return f?.utf8 ? f.text : null;
   }
 
   add(path: string, kind: FilePlan['kind'], op: FileOp): void {
     let plan = this.files.get(path);
     if (!plan) {
       this.refuseNonUtf8(path);
-      const before = this.texts.get(path) ?? null;
-      plan = { path, kind, before_sha256: before === null ? null : sha256(before), ops: [] };
+      const before = this.textOf(path);
+      // A spec file read through the store was checked against its hash as it was read.
+      const known = this.input.loaded.specs.find((s) => s.file === path)?.sha256;
+      plan = { path, kind, before_sha256: before === null ? null : (known ?? sha256(before)), ops: [] };
       this.files.set(path, plan);
     }
     plan.ops.push(op);
@@ -46,12 +60,24 @@ export class PlanBuilder {
     const at = this.input.now.toISOString();
     const writes: PromotionPlan['writes'] = [];
     for (const f of files) {
-      const before = this.texts.get(f.path) ?? null;
+      const before = this.textOf(f.path);
       const loaded = this.input.loaded.specs.find((s) => s.file === f.path);
-      const parsed = loaded && before === loaded.text ? { model: loaded.model, entries: loaded.entries } : undefined;
-      const content = applyFilePlan(f, before, at, parsed);
+      const content = applyFilePlan(f, before, at, loaded && before === loaded.text ? parsedOf(loaded, f) : undefined);
       if (content !== before) writes.push({ path: f.path, content });
     }
     return { files, writes, promoted };
   }
+}
+
+/**
+ * What applying a spec file's operations needs of the file as loaded: appends only need to know
+ * which ids it holds (the store's rows say so without a parse); attribute edits need its model.
+ */
+function parsedOf(loaded: LoadedSpecFile, plan: FilePlan): ParsedSpecFile | KnownIds {
+  const appendsOnly = plan.ops.every((o) => o.kind === 'append-entry');
+  const { hasId } = loaded;
+  if (appendsOnly && hasId && plan.ops.every((o) => o.kind !== 'append-entry' || hasId(o.sid) !== undefined)) {
+    return { has: (id: string) => hasId(id) === true };
+  }
+  return { model: loaded.model, entries: loaded.entries };
 }

@@ -55,12 +55,18 @@ function located(parsed: ParsedSpecFile) {
   return out;
 }
 
-function applySpec(path: string, text: string | null, ops: readonly FileOp[], pre?: ParsedSpecFile): string {
+/** Which ids a spec file holds (as its parse names them), known without parsing it. */
+export interface KnownIds {
+  has(id: string): boolean;
+}
+
+function applySpec(path: string, text: string | null, ops: readonly FileOp[], pre?: ParsedSpecFile | KnownIds): string {
   let out = text ?? seedFor(path);
-  const parsed = pre ?? parseForEdit(out, path);
-  const entries = located(parsed);
   const sets = ops.filter((o): o is Op<'set-attributes'> => o.kind === 'set-attributes');
-  if (sets.length) {
+  const known = pre && 'has' in pre && !sets.length ? pre : null;
+  const parsed = known ? null : pre && 'model' in pre ? pre : parseForEdit(out, path);
+  const entries = parsed ? located(parsed) : [];
+  if (parsed && sets.length) {
     const segments = [...parsed.model.segments];
     let changed = false;
     for (const op of sets) {
@@ -81,7 +87,7 @@ function applySpec(path: string, text: string | null, ops: readonly FileOp[], pr
   const ids = new Set(entries.map((l) => l.id));
   const blocks: string[] = [];
   for (const op of ops) {
-    if (op.kind !== 'append-entry' || ids.has(op.sid)) continue;
+    if (op.kind !== 'append-entry' || ids.has(op.sid) || known?.has(op.sid)) continue;
     blocks.push(op.block);
     ids.add(op.sid);
   }
@@ -167,7 +173,7 @@ export function applyFilePlan(
   plan: Pick<FilePlan, 'path' | 'kind' | 'ops'>,
   text: string | null,
   at: string,
-  parsed?: ParsedSpecFile,
+  parsed?: ParsedSpecFile | KnownIds,
 ): string {
   switch (plan.kind) {
     case 'spec':

@@ -43,7 +43,7 @@ function planSpec(b: PlanItemContext, item: PlanItem, supersedes: string | null)
   const ids = plannedIds(c);
   const r = renderSpecCandidate(c, ids, b.ctx, supersedes);
   const existing = b.builder.input.loaded.corpus.byId.get(ids.sid);
-  const docText = r.doc ? (b.builder.texts.get(r.doc.file) ?? null) : null;
+  const docText = r.doc ? b.builder.textOf(r.doc.file) : null;
   if (r.doc && docText !== null) {
     refuseForeignDocument(r.doc.file, docText, { explicit_id: r.doc.explicitId, content_hash: r.doc.contentHash });
   }
@@ -89,7 +89,7 @@ function planKnowhow(b: PlanItemContext, item: PlanItem, supersedes: string | nu
   const c = item.candidate;
   const ids = plannedIds(c);
   const r = renderKnowhowCandidate(c, ids, b.ctx, supersedes);
-  const current = b.builder.texts.get(r.file) ?? null;
+  const current = b.builder.textOf(r.file);
   const op = { kind: 'create-document' as const, text: r.text, explicit_id: r.explicitId, content_hash: r.contentHash };
   const replayed = current !== null;
   if (current !== null) refuseForeignDocument(r.file, current, op);

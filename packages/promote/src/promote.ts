@@ -9,11 +9,21 @@ import {
   withLocks,
 } from '@maestro/fs';
 import { listRuns, readSession, runPaths, sessionPaths, summarizeSession } from '@maestro/ledger';
-import { loadCorpusFiles, recoverSpecEdit, requireWorkflow } from '@maestro/spec';
+import {
+  categoryFileFor,
+  type EditLookup,
+  loadCorpusFiles,
+  lookupForEdit,
+  recordAppends,
+  recoverSpecEdit,
+  requireWorkflow,
+} from '@maestro/spec';
+import { plannedIds } from './ids.js';
 import { commitPromotion, promoteIntentPath, type RecoveredPromotion, recoverPromotion } from './journal.js';
 import type { PromoteRequest, ReceiptSource } from './model.js';
-import { planPromotion } from './plan.js';
+import { type PlanItem, planPromotion } from './plan.js';
 import { reconcileReceipts } from './receipts.js';
+import { specCategoryOf } from './render.js';
 import { type PromotedEntry, type PromotionResult, SKIP_REASONS } from './schemas.js';
 import { decide, emptySkipped, type Preselection, preselect, requestedIds, requireFresh } from './select.js';
 
@@ -131,7 +141,7 @@ async function promoteLocked(
   const plan = planPromotion({
     sessionId,
     now,
-    loaded: loadCorpusFiles(layout),
+    loaded: lookupForEdit(layout, planReads(decision.promote)) ?? loadCorpusFiles(layout),
     items: decision.promote,
     ledgers,
     session: { path: rel(layout, sessionJson), text: readTextIfExists(sessionJson) ?? '' },
@@ -151,11 +161,46 @@ async function promoteLocked(
       promoted: plan.promoted,
     };
     await commitPromotion(layout, plan, meta, runtime, options.lock);
+    // The spec files only grew: their store rows follow from the text written (best effort).
+    recordAppends(
+      layout,
+      plan.writes.map((w) => ({ file: w.path, text: w.content })),
+    );
   }
   result.promoted = sortById([...result.promoted, ...plan.promoted]);
   result.files = [...new Set([...result.files, ...plan.writes.map((w) => w.path)])];
   if (plan.writes.length) refreshAfterWrite(result);
   return { result, writes: [] };
+}
+
+/**
+ * What planning reads of the corpus (`planPromotion` looks at nothing else): the planned ids, the
+ * entries reaffirmed, the histories of the entries superseded, the active entries sharing a title
+ * with a spec candidate, and the files the promotion may write.
+ */
+function planReads(items: readonly PlanItem[]): EditLookup {
+  const ids = new Set<string>();
+  const histories = new Set<string>();
+  const titles: string[] = [];
+  const files = new Set<string>();
+  for (const { candidate: c, policy } of items) {
+    const planned = plannedIds(c);
+    if (policy.kind === 'reaffirm') ids.add(policy.entryId);
+    if (policy.kind === 'create' && policy.supersedes) {
+      histories.add(policy.supersedes);
+      histories.add(c.target === 'spec' ? planned.sid : planned.tipId);
+    }
+    if (c.target === 'spec') {
+      ids.add(planned.sid);
+      files.add(`specs/${categoryFileFor(specCategoryOf(c))}`);
+      files.add(planned.docFile);
+      if (policy.kind === 'create') titles.push(c.title);
+    } else {
+      ids.add(planned.tipId);
+      files.add(planned.tipFile);
+    }
+  }
+  return { ids: [...ids], histories: [...histories], titles, files: [...files] };
 }
 
 /**

@@ -121,7 +121,16 @@ export const PromotionIntentSchema = z
     schema_version: z.literal('maestro-commit-intent/1.0'),
     id: z.string(),
     created_at: z.string(),
-    writes: z.array(z.object({ path: z.string(), sha256: z.string(), content: z.string() })),
+    writes: z.array(
+      z.union([
+        z.object({ path: z.string(), sha256: z.string(), content: z.string() }),
+        z
+          .object({ path: z.string(), replay: z.literal('ops') })
+          .describe(
+            'a spec file: its bytes are rebuilt from meta.files[].ops applied to the text they were planned on',
+          ),
+      ]),
+    ),
     meta: PromotionIntentMetaSchema,
   })
   .describe(

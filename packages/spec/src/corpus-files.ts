@@ -16,6 +16,13 @@ export interface LoadedSpecFile {
   entries: KnowledgeEntry[];
   /** False when the bytes are not valid UTF-8; such a file is read but never rewritten. */
   utf8: boolean;
+  /**
+   * Set when the file was loaded through the store's rows: whether it holds an entry with this id
+   * (as its parse names it), answered without parsing it; undefined when the rows cannot say.
+   */
+  hasId?: (id: string) => boolean | undefined;
+  /** Set when known without hashing `text` again: the sha256 of the file's bytes as read. */
+  sha256?: string;
 }
 
 export interface LoadedKnowhowFile {

@@ -14,10 +14,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type WorkflowLayout, workflowLayout } from '@maestro/fs';
-import { closeStores } from '@maestro/store';
+import { closeStores, fileStates, openStore } from '@maestro/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCorpus, loadCorpusFiles } from './corpus.js';
-import { type PackedSpec, type StoredItem, scanSpecCached } from './corpus-store.js';
+import { finish } from './corpus-files.js';
+import { scanSpecRows } from './corpus-store.js';
+import { parseCorpusFileRows, saveSpecRows } from './corpus-stored.js';
 import { parseSpecFile } from './spec-file.js';
 import { specFileEntries } from './spec-view.js';
 
@@ -212,23 +214,66 @@ describe('loadCorpus through the store', () => {
   });
 });
 
-describe('scanSpecCached', () => {
-  it('re-parses only changed blocks and returns what the plain parse returns', () => {
+describe('scanSpecRows', () => {
+  it('returns what the plain parse returns, and marks only blocks that parse alone as reusable', () => {
     const entry = (n: number, extra = '') =>
       `<spec-entry category="coding" date="2026-01-0${(n % 9) + 1}"${extra}>\n\n### title ${n}\n\nbody ${n} &amp; more\n\n</spec-entry>\n\n`;
     const file = 'specs/coding-conventions.md';
-    const text = `# Coding\n\n${[0, 1, 2, 3, 4].map((n) => entry(n)).join('')}### [coding] [2026-01-01] legacy one\n\nold\n`;
-    const first = scanSpecCached(text, file, new Map());
-    expect(first.reused).toBe(0);
-    const reuse = new Map<string, PackedSpec>();
-    for (const [, , , block, data] of first.items as StoredItem[]) if (block) reuse.set(block, data as PackedSpec);
-    const edited = text.replace('body 2', 'body two').replace('### title 4', `### title 4\n\nmore`);
-    const second = scanSpecCached(`\n${edited}${entry(9, ' bogus')}`, file, reuse);
-    expect(second.reused).toBe(3);
+    const text = `\n# Coding\n\n${[0, 1, 2].map((n) => entry(n)).join('')}<spec-entry title="a <spec-entry b">\n\nx\n\n</spec-entry>\n\n### [coding] [2026-01-01] legacy one\n\nold\n${entry(9, ' bogus')}`;
+    const scanned = scanSpecRows(text, file);
     const plainIssues: never[] = [];
-    const model = parseSpecFile(`\n${edited}${entry(9, ' bogus')}`, `.workflow/${file}`);
+    const model = parseSpecFile(text, `.workflow/${file}`);
     const plain = specFileEntries(model.value, file, `.workflow/${file}`, plainIssues);
-    expect(second.entries).toStrictEqual(plain);
-    expect(second.issues).toStrictEqual([...model.issues, ...plainIssues]);
+    expect(scanned.entries).toStrictEqual(plain);
+    expect(scanned.issues).toStrictEqual([...model.issues, ...plainIssues]);
+    expect(scanned.spots.map((s) => s.end !== null)).toEqual([true, true, true, false, false, true]);
+    for (const [i, s] of scanned.spots.entries()) {
+      if (s.end !== null) expect(text.slice(s.offset, s.end)).toMatch(/^<spec-entry[\s\S]*<\/spec-entry>$/);
+      expect(s.line).toBe(plain[i].line);
+    }
+  });
+});
+
+describe('parseCorpusFileRows / saveSpecRows', () => {
+  it('rows saved by another parser of the corpus are the rows a load would save', async () => {
+    const { generateCorpus } = (await import(GEN)) as {
+      generateCorpus: (root: string, o: { entries: number; seed?: number }) => unknown;
+    };
+    const root = temp();
+    generateCorpus(root, { entries: 600, seed: 5 });
+    const layout = workflowLayout(root);
+    age(layout);
+    // The same sid twice: the corpus-wide pass renames the second copy after the parse.
+    const spec = readdirSync(layout.specs).sort()[0];
+    cpSync(join(layout.specs, spec), join(layout.specs, 'zz-copy.md'));
+    const store = openStore(layout);
+    const rels = [
+      ...readdirSync(layout.specs).map((n) => `specs/${n}`),
+      ...readdirSync(layout.knowhow).map((n) => `knowhow/${n}`),
+    ];
+    const parsed = fileStates(store, layout.workflow, rels).map((s) =>
+      parseCorpusFileRows(s.path, s.bytes ?? readFileSync(join(layout.workflow, s.path)), s.sha256),
+    );
+    // What the other parser does with the entries (here: the corpus-wide passes) does not reach the rows.
+    finish(
+      parsed.flatMap((p) => p.entries),
+      [],
+      [],
+      [],
+      [],
+    );
+    store.write(() =>
+      saveSpecRows(
+        store,
+        parsed.map((p) => p.rows),
+      ),
+    );
+    const theirs = store.db.prepare('SELECT id, pos FROM spec_ids ORDER BY id, file, pos').all();
+    expect(store.db.prepare("SELECT count(*) FROM spec_ids WHERE id LIKE '%~%'").pluck(true).get()).toBe(0);
+    closeStores();
+    rmSync(join(layout.workflow, '.index'), { recursive: true, force: true });
+    expectSame(layout, 'after rows saved by another parser');
+    const ours = openStore(layout).db.prepare('SELECT id, pos FROM spec_ids ORDER BY id, file, pos').all();
+    expect(theirs).toEqual(ours);
   });
 });

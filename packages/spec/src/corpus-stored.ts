@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Issue, sha256 } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type DerivedStore, fileStates, openStore, tryWrite } from '@maestro/store';
+import { type DerivedStore, fileStates, openStore, RACY_WINDOW_MS, tryWrite } from '@maestro/store';
 import {
   decode,
   fileInfo,
@@ -10,56 +10,28 @@ import {
   type LoadedCorpus,
   type LoadedKnowhowFile,
   type LoadedSpecFile,
-  lazyText,
-  loadedKnowhowFile,
   loadedSpecFile,
   markdownFiles,
   readCorpusBytes,
   readFailed,
+  streamSpecEntries,
 } from './corpus-files.js';
 import {
   type Appended,
-  entriesOfItems,
-  type PackedSpec,
+  keysOf,
   type ParsedFileRows,
-  type StoredItem,
+  type PreviousFile,
   saveAppended,
   saveParsedFiles,
   scanAppended,
-  scanSpecCached,
+  scanSpecRows,
   specSection,
 } from './corpus-store.js';
 import { knowhowEntry, parseKnowhowFile } from './knowhow-file.js';
 import type { CorpusFileInfo, KnowledgeEntry } from './model.js';
-export interface StoredFile {
-  sha256: string;
-  size: number;
-  utf8: number;
-  entries: number;
-  default_category: string | null;
-  issues: string;
-  parse_issues: number;
-}
 
-function storedOf(
-  sha: string,
-  size: number,
-  utf8: boolean,
-  entries: number,
-  category: string | null,
-  issues: Issue[],
-  parseIssues: number,
-): StoredFile {
-  return {
-    sha256: sha,
-    size,
-    utf8: utf8 ? 1 : 0,
-    entries,
-    default_category: category,
-    issues: JSON.stringify(issues),
-    parse_issues: parseIssues,
-  };
-}
+/** A file's stored row (its spots are read only when needed). */
+export type StoredFile = PreviousFile;
 
 /** The store's view of the corpus before anything is parsed: listing, file hashes, stored rows. */
 export interface CorpusStoreView {
@@ -69,13 +41,51 @@ export interface CorpusStoreView {
   specList: Issue[];
   knowhowList: Issue[];
   states: Map<string, { sha256: string; size: number; bytes: Buffer | null }>;
+  /** Stored rows by path; a row whose hash does not match its file has `sha256: ''`. */
   stored: Map<string, StoredFile>;
+  /** Path of each stored file number. */
+  paths: Map<number, string>;
   /** The stored rows of changed spec files, as they were. */
   previous: Map<string, StoredFile>;
   /** Files whose stored rows do not match their current hash (or that have none). */
   stale: number;
   /** Stored files that are no longer in the corpus. */
   gone: string[];
+  /**
+   * `all`: every file was hashed. `specs`: only spec files were (knowhow documents are listed by
+   * name only: their ids come from their names, so a lookup that reads no knowhow content can do
+   * without their hashes); knowhow rows are then neither trusted nor brought up to date.
+   */
+  scope: 'all' | 'specs';
+  /** Each spec file's stat (size, times, inode) taken just before it was hashed. */
+  statsBefore: Map<string, string>;
+}
+
+type BigStats = { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint };
+
+function statKey(st: BigStats): string {
+  return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
+}
+
+/**
+ * The bytes of a spec file whose hash `view` holds, without hashing them again when that can be
+ * vouched for: read through one descriptor whose stat is the one taken just before the file was
+ * hashed (and old enough that a same-size write within one timestamp tick would have shown), so no
+ * write came between. Otherwise they are hashed and compared; null when they differ.
+ */
+export function readVouched(view: CorpusStoreView, abs: string, file: string, hash: string): Buffer | null {
+  const fd = openSync(abs, 'r');
+  let buf: Buffer;
+  let st: BigStats;
+  try {
+    buf = readFileSync(fd);
+    st = fstatSync(fd, { bigint: true });
+  } finally {
+    closeSync(fd);
+  }
+  const settled = Date.now() - Number(st.mtimeNs / 1_000_000n) > RACY_WINDOW_MS;
+  if (settled && view.statsBefore.get(file) === statKey(st) && view.states.get(file)?.sha256 === hash) return buf;
+  return sha256(buf) === hash ? buf : null;
 }
 
 /**
@@ -83,49 +93,69 @@ export interface CorpusStoreView {
  * the stored rows. Null when the store cannot be used or a file cannot be read (the plain load
  * then says what is wrong, as it did before the store).
  */
-export function openCorpusStore(layout: WorkflowLayout): CorpusStoreView | null {
+export function openCorpusStore(layout: WorkflowLayout, scope: 'all' | 'specs' = 'all'): CorpusStoreView | null {
   let store: DerivedStore;
   const specList: Issue[] = [];
   const knowhowList: Issue[] = [];
   let specNames: string[];
   let knowhowNames: string[];
   let states: Map<string, { sha256: string; size: number; bytes: Buffer | null }>;
+  const statsBefore = new Map<string, string>();
   try {
     store = openStore(layout);
     store.section(specSection());
     specNames = markdownFiles(layout.specs, 'specs', specList);
     knowhowNames = markdownFiles(layout.knowhow, 'knowhow', knowhowList);
-    const rels = [...specNames.map((n) => `specs/${n}`), ...knowhowNames.map((n) => `knowhow/${n}`)];
+    const rels = specNames.map((n) => `specs/${n}`);
+    if (scope === 'all') for (const n of knowhowNames) rels.push(`knowhow/${n}`);
+    // Spec files' stats taken before they are hashed: a later read whose stat is the same reads
+    // the bytes that hash belongs to (`readVouched`).
+    for (const n of specNames) {
+      const st = statSync(join(layout.specs, n), { bigint: true, throwIfNoEntry: false });
+      if (st) statsBefore.set(`specs/${n}`, statKey(st));
+    }
     states = new Map(fileStates(store, layout.workflow, rels).map((s) => [s.path, s]));
   } catch {
     return null;
   }
   const stored = new Map<string, StoredFile>();
   const previous = new Map<string, StoredFile>();
-  // A file's items are read only when that file is needed (they are most of the store's bytes);
-  // a changed spec file's old row is kept, for its unchanged blocks (or its unchanged beginning).
-  const columns = 'path, sha256, size, utf8, entries, default_category, issues, parse_issues';
-  for (const r of store.prepare(`SELECT ${columns} FROM spec_files`).iterate()) {
-    const row = r as StoredFile & { path: string };
-    const state = states.get(row.path);
-    if (state?.sha256 === row.sha256) stored.set(row.path, row);
+  const paths = new Map<number, string>();
+  for (const r of store.prepare(rowsQuery(scope)).iterate()) {
+    const { path, ...row } = r as StoredFile & { path: string };
+    paths.set(row.num, path);
+    const state = states.get(path);
+    if (state?.sha256 === row.sha256) stored.set(path, row);
     else {
-      if (state !== undefined && row.path.startsWith('specs/')) previous.set(row.path, row);
-      stored.set(row.path, { ...row, sha256: '' });
+      if (state !== undefined && path.startsWith('specs/')) previous.set(path, row);
+      stored.set(path, { ...row, sha256: '' });
     }
   }
-  let stale = 0;
-  for (const [path, state] of states) if (stored.get(path)?.sha256 !== state.sha256) stale++;
-  const gone: string[] = [];
-  for (const path of stored.keys()) if (!states.has(path)) gone.push(path);
-  return { store, specNames, knowhowNames, specList, knowhowList, states, stored, previous, stale, gone };
+  const view: CorpusStoreView = {
+    store,
+    specNames,
+    knowhowNames,
+    specList,
+    knowhowList,
+    states,
+    stored,
+    paths,
+    previous,
+    stale: 0,
+    gone: [],
+    scope,
+    statsBefore,
+  };
+  countStale(view);
+  return view;
 }
 
 /**
- * The corpus from a store view: stored rows for unchanged files, a parse (reusing unchanged
- * blocks) for the others, whose rows are then saved (best effort; `saved` says whether the store
- * now matches every file). With `only`, just those files are in the result; the other files are
- * neither read nor decoded unless they changed (then they are parsed, so their rows are current).
+ * The corpus from a store view: every file asked for is parsed from its text (the store holds no
+ * copy of what entries say), and the rows of files that changed since they were stored are saved
+ * (best effort; `saved` says whether the store now matches every file). With `only`, just those
+ * files are in the result; the other files are neither read nor decoded unless they changed (then
+ * they are parsed, a spec file that only grew from its end, so their rows are current).
  */
 export function materialize(
   layout: WorkflowLayout,
@@ -135,38 +165,12 @@ export function materialize(
 ): { loaded: LoadedCorpus; saved: boolean } {
   const { store, specNames, knowhowNames, specList, knowhowList, states, stored, previous } = view;
   const appended: Appended[] = [];
-  /** The old items of a changed spec file by block key, for the blocks that did not change. */
-  const reuseOf = (file: string): Map<string, PackedSpec> => {
-    const blocks = new Map<string, PackedSpec>();
-    if (!previous.has(file)) return blocks;
-    const data = store.prepare('SELECT data FROM spec_files WHERE path = ?').pluck(true).get(file) as
-      | string
-      | undefined;
-    for (const [, , , block, d] of JSON.parse(data ?? '[]') as StoredItem[]) {
-      if (block !== null) blocks.set(block, d as PackedSpec);
-    }
-    return blocks;
-  };
   const issues: Issue[] = [];
   const files: CorpusFileInfo[] = [];
   const specs: LoadedSpecFile[] = [];
   const knowhow: LoadedKnowhowFile[] = [];
   const entries: KnowledgeEntry[] = [];
   const toSave: ParsedFileRows[] = [];
-  const noBlocks = new Map<string, PackedSpec>();
-  /** The stored items of a file whose hash matches its row. */
-  const rowsOf = (file: string): { row: StoredFile; items: StoredItem[] } | null => {
-    const row = stored.get(file);
-    const state = states.get(file);
-    if (!row || !state || row.sha256 !== state.sha256) return null;
-    // Read now, not in the first query: the row must still be the one for this hash.
-    const now = store.prepare('SELECT sha256, data FROM spec_files WHERE path = ?').get(file) as
-      | { sha256: string; data: string }
-      | undefined;
-    if (now?.sha256 !== state.sha256) return null;
-    const items = JSON.parse(now.data) as StoredItem[];
-    return items.length === row.entries ? { row, items } : null;
-  };
   const bytesOf = (file: string, abs: string): { buf: Buffer; hash: string } => {
     const state = states.get(file);
     if (state?.bytes) return { buf: state.bytes, hash: state.sha256 };
@@ -183,40 +187,37 @@ export function materialize(
   const unchanged = (file: string) => stored.get(file)?.sha256 === states.get(file)?.sha256;
   for (const name of specNames) {
     const file = `specs/${name}`;
-    if (!wanted(file) && unchanged(file)) continue;
+    const current = unchanged(file);
+    if (!wanted(file) && current) continue;
     const abs = join(layout.specs, name);
-    const hit = rowsOf(file);
-    // A spec file is always read: stored entries slice their content from its text. Its size must
-    // still be the one its hash was taken at (else it changed meanwhile and is parsed).
     const read = readCorpusBytes(abs, file, files, states.get(file)?.bytes ?? null);
     const hashed = states.get(file)?.bytes ? (states.get(file)?.sha256 ?? null) : null;
     releaseBytes(states, file);
-    if (hit && read.buf.length === hit.row.size) {
-      const text = read.buf.toString('utf8');
-      for (const i of JSON.parse(hit.row.issues) as Issue[]) issues.push(i);
-      const fileEntries = entriesOfItems(file, hit.items, text);
-      for (const e of fileEntries) entries.push(e);
-      if (keep) specs.push(loadedSpecFile(file, () => text, fileEntries, hit.row.utf8 === 1));
-      continue;
-    }
     const buf = read.buf;
-    const hash = hashed ?? sha256(buf);
     const fileIssues: Issue[] = [];
     const { text, utf8 } = decode(buf, file, fileIssues);
+    // A row is current only for the bytes its hash was taken from: a file read at another size changed meanwhile.
+    const fresh = current && buf.length === stored.get(file)?.size;
+    const hash = fresh ? (stored.get(file) as StoredFile).sha256 : (hashed ?? sha256(buf));
     const old = previous.get(file);
-    const grown = old && utf8 ? scanAppended(store, file, text, buf, hash, old) : null;
-    if (grown) {
-      // The file only grew at its end (`spec add`): its old rows stand, the new end is parsed.
-      appended.push(grown);
-      for (const i of grown.issues) issues.push(i);
-      if (wanted(file)) {
-        const fileEntries = entriesOfItems(file, JSON.parse(grown.data) as StoredItem[], text);
-        for (const e of fileEntries) entries.push(e);
-        if (keep) specs.push(loadedSpecFile(file, () => text, fileEntries, utf8));
+    if (!fresh && !wanted(file) && old && utf8) {
+      const grown = scanAppended(store, file, text, buf, hash, old);
+      if (grown) {
+        // The file only grew at its end (`spec add`): its old rows stand, the new end is parsed.
+        appended.push(grown);
+        continue;
       }
+    }
+    if (fresh) {
+      // Its rows stand: the plain parse, with nothing to record.
+      const fileEntries: KnowledgeEntry[] = [];
+      streamSpecEntries(text, file, fileIssues, fileEntries);
+      for (const i of fileIssues) issues.push(i);
+      for (const e of fileEntries) entries.push(e);
+      if (keep) specs.push(loadedSpecFile(file, () => text, fileEntries, utf8));
       continue;
     }
-    const scanned = scanSpecCached(text, file, old ? reuseOf(file) : noBlocks);
+    const scanned = scanSpecRows(text, file);
     for (const i of scanned.issues) fileIssues.push(i);
     for (const i of fileIssues) issues.push(i);
     for (const e of scanned.entries) entries.push(e);
@@ -227,8 +228,7 @@ export function materialize(
       utf8,
       issues: fileIssues,
       entries: scanned.entries,
-      items: scanned.items,
-      ends: scanned.ends,
+      spots: scanned.spots,
       defaultCategory: scanned.defaultCategory,
       text: utf8 ? text : null,
       parseIssues: fileIssues.length - (scanned.issues.length - scanned.parseIssues),
@@ -238,17 +238,10 @@ export function materialize(
   for (const i of knowhowList) issues.push(i);
   for (const name of knowhowNames) {
     const file = `knowhow/${name}`;
-    if (!wanted(file) && unchanged(file)) continue;
+    const current = unchanged(file);
+    if (!wanted(file) && (current || view.scope === 'specs')) continue;
     const abs = join(layout.knowhow, name);
     files.push(fileInfo(abs, file));
-    const hit = rowsOf(file);
-    if (hit) {
-      for (const i of JSON.parse(hit.row.issues) as Issue[]) issues.push(i);
-      const entry = entriesOfItems(file, hit.items, '')[0];
-      entries.push(entry);
-      if (keep) knowhow.push(loadedKnowhowFile(file, lazyText(abs, file, hit.row.sha256), entry, hit.row.utf8 === 1));
-      continue;
-    }
     const { buf, hash } = bytesOf(file, abs);
     releaseBytes(states, file);
     const fileIssues: Issue[] = [];
@@ -258,19 +251,20 @@ export function materialize(
     const entry = knowhowEntry(parsed.value, file, fileIssues);
     for (const i of fileIssues) issues.push(i);
     entries.push(entry);
-    toSave.push({
-      path: file,
-      sha256: hash,
-      size: buf.length,
-      utf8,
-      issues: fileIssues,
-      entries: [entry],
-      items: [[entry.id, null, 0, null, entry]],
-      ends: [null],
-      defaultCategory: null,
-      text: null,
-      parseIssues: 0,
-    });
+    if (!current || hash !== stored.get(file)?.sha256) {
+      toSave.push({
+        path: file,
+        sha256: hash,
+        size: buf.length,
+        utf8,
+        issues: fileIssues,
+        entries: [entry],
+        spots: [{ offset: 0, line: null, end: null }],
+        defaultCategory: null,
+        text: null,
+        parseIssues: 0,
+      });
+    }
     if (keep) knowhow.push({ file, text, model: parsed.value, entry, utf8 });
   }
   const gone = view.gone;
@@ -281,22 +275,7 @@ export function materialize(
       for (const a of appended) saveAppended(store, a);
     });
   }
-  if (saved) {
-    // The view now matches the store: a lookup can go on without reading it all again.
-    for (const f of toSave) {
-      stored.set(
-        f.path,
-        storedOf(f.sha256, f.size, f.utf8, f.items.length, f.defaultCategory, f.issues, f.parseIssues),
-      );
-    }
-    for (const a of appended) {
-      stored.set(a.path, storedOf(a.sha256, a.size, true, a.entries, a.defaultCategory, a.issues, a.parseIssues));
-    }
-    for (const path of gone) stored.delete(path);
-    view.stale = 0;
-    view.gone = [];
-    previous.clear();
-  }
+  if (saved && (toSave.length > 0 || gone.length > 0 || appended.length > 0)) refreshView(view);
   if (only !== null) {
     // Files changed but not asked for were parsed only to bring their rows up to date.
     const keepFile = (f: { file: string }) => only.has(f.file);
@@ -309,8 +288,36 @@ export function materialize(
     );
     return { loaded: out, saved };
   }
-  shrink(store);
   return { loaded: finish(entries, issues, files, specs, knowhow), saved };
+}
+
+/** The view now matches the store: a lookup goes on with the rows just written. */
+function refreshView(view: CorpusStoreView): void {
+  view.stored.clear();
+  view.paths.clear();
+  for (const r of view.store.prepare(rowsQuery(view.scope)).iterate()) {
+    const { path, ...row } = r as StoredFile & { path: string };
+    view.paths.set(row.num, path);
+    const state = view.states.get(path);
+    view.stored.set(path, state?.sha256 === row.sha256 ? row : { ...row, sha256: '' });
+  }
+  countStale(view);
+  view.previous.clear();
+}
+
+/** Files whose rows do not match, and stored files no longer in the corpus (of the files in scope). */
+function countStale(view: CorpusStoreView): void {
+  let stale = 0;
+  for (const [path, state] of view.states) if (view.stored.get(path)?.sha256 !== state.sha256) stale++;
+  view.stale = stale;
+  const inScope = (p: string) => view.scope === 'all' || p.startsWith('specs/');
+  view.gone = [...view.stored.keys()].filter((p) => inScope(p) && !view.states.has(p));
+}
+
+/** The stored rows in scope (knowhow rows are not read when only spec files were hashed). */
+function rowsQuery(scope: CorpusStoreView['scope']): string {
+  const columns = 'num, path, sha256, size, utf8, entries, default_category, issues, parse_issues';
+  return `SELECT ${columns} FROM spec_files${scope === 'specs' ? " WHERE path >= 'specs/' AND path < 'specs0'" : ''}`;
 }
 
 /** The bytes `fileStates` read are used once; holding them for the whole load would double the peak. */
@@ -319,11 +326,113 @@ function releaseBytes(states: CorpusStoreView['states'], file: string): void {
   if (state) state.bytes = null;
 }
 
-/** Gives back the page cache a whole-corpus read filled (the rows are not read again by this command). */
-function shrink(store: DerivedStore): void {
+/**
+ * After a writer replaced corpus files with text it holds (`spec add` and promotion append
+ * entries), brings the rows of each spec file that only grew at its end from the text it read
+ * (through the store, `noteVerifiedText`) up to date, so the next command need not parse it again. Best effort: any other change is left to the
+ * next load, which finds the file's hash moved. The rows are keyed by the text's hash, so a later
+ * write by anyone else is seen as usual.
+ */
+/** Texts this process read and checked against a stored hash, by absolute path: the base of an append. */
+const verified = new Map<string, { text: string; sha256: string }>();
+
+/** Notes that `text` is the content of `file` whose sha256 is `hash` (checked by the caller). */
+export function noteVerifiedText(layout: WorkflowLayout, file: string, text: string, hash: string): void {
+  verified.set(join(layout.workflow, file), { text, sha256: hash });
+}
+
+export function recordAppends(layout: WorkflowLayout, writes: readonly { file: string; text: string }[]): void {
+  const specs = writes.filter((w) => w.file.startsWith('specs/'));
+  if (specs.length === 0) return;
   try {
-    store.db.pragma('shrink_memory');
+    const store = openStore(layout);
+    if (!store.persistent) return;
+    store.section(specSection());
+    const columns = 'num, sha256, size, utf8, entries, default_category, issues, parse_issues';
+    const rowOf = store.prepare(`SELECT ${columns} FROM spec_files WHERE path = ?`);
+    const grown: Appended[] = [];
+    for (const w of specs) {
+      const row = rowOf.get(w.file) as PreviousFile | undefined;
+      if (!row) continue;
+      // Only a text this process read as that row's bytes and then only appended to: its old
+      // bytes need no second hash. Any other edit is left to the next load.
+      const base = verified.get(join(layout.workflow, w.file));
+      const known = base?.sha256 === row.sha256 && w.text.length > base.text.length && w.text.startsWith(base.text);
+      if (!known) continue;
+      const hash = sha256(w.text);
+      const a = scanAppended(store, w.file, w.text, Buffer.byteLength(w.text), hash, row, true);
+      if (a) grown.push(a);
+    }
+    if (grown.length) {
+      tryWrite(store, () => {
+        for (const a of grown) saveAppended(store, a);
+      });
+    }
   } catch {
-    // best effort
+    // derived state only: the next load brings the rows up to date
   }
+}
+
+/** One corpus file parsed the way `loadCorpus` parses it, with the `spec` rows that parse gives. */
+export interface ParsedCorpusFile {
+  /** The file's entries before the corpus-wide passes (duplicate sids, knowhow link resolution). */
+  entries: KnowledgeEntry[];
+  issues: Issue[];
+  rows: ParsedFileRows;
+}
+
+/**
+ * Parses one corpus file (`file` relative to `.workflow/`, e.g. `specs/x.md`) from its bytes and
+ * their sha256, exactly as `loadCorpus` does, keeping its `spec` rows: a command that parses corpus
+ * files for its own derived state (and has their hashes from `fileStates`) passes the rows to
+ * `saveSpecRows`, so the next single-entry command finds them current.
+ */
+export function parseCorpusFileRows(file: string, buf: Buffer, hash: string): ParsedCorpusFile {
+  const issues: Issue[] = [];
+  const { text, utf8 } = decode(buf, file, issues);
+  if (file.startsWith('knowhow/')) {
+    const parsed = parseKnowhowFile(text, `.workflow/${file}`);
+    for (const i of parsed.issues) issues.push(i);
+    const entry = knowhowEntry(parsed.value, file, issues);
+    const rows: ParsedFileRows = {
+      path: file,
+      sha256: hash,
+      size: buf.length,
+      utf8,
+      issues,
+      entries: [entry],
+      spots: [{ offset: 0, line: null, end: null }],
+      defaultCategory: null,
+      text: null,
+      parseIssues: 0,
+      keys: keysOf([entry]),
+    };
+    return { entries: [entry], issues, rows };
+  }
+  const scanned = scanSpecRows(text, file);
+  for (const i of scanned.issues) issues.push(i);
+  const rows: ParsedFileRows = {
+    path: file,
+    sha256: hash,
+    size: buf.length,
+    utf8,
+    issues,
+    entries: scanned.entries,
+    spots: scanned.spots,
+    defaultCategory: scanned.defaultCategory,
+    text: utf8 ? text : null,
+    parseIssues: issues.length - (scanned.issues.length - scanned.parseIssues),
+    keys: keysOf(scanned.entries),
+  };
+  return { entries: scanned.entries, issues, rows };
+}
+
+/**
+ * Saves rows from `parseCorpusFileRows` (replacing the files' old rows; `gone`: stored files no
+ * longer in the corpus). Call inside the caller's `store.write` or through `tryWrite`. The ids saved
+ * are those the parse gave (taken then: `loadCorpus`'s corpus-wide passes rename entries in place).
+ */
+export function saveSpecRows(store: DerivedStore, rows: readonly ParsedFileRows[], gone: readonly string[] = []): void {
+  store.section(specSection());
+  saveParsedFiles(store, rows, gone);
 }

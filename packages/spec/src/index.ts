@@ -12,6 +12,7 @@ export type { LoadCorpusOptions, LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 // One spec file's entries as loadCorpus reads them, without keeping the file model (used by reconcile's match section).
 export { streamSpecEntries } from './corpus-files.js';
+export { type ParsedCorpusFile, parseCorpusFileRows, recordAppends, saveSpecRows } from './corpus-stored.js';
 export { cycleComponents } from './cycles.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';
 export type { Frontmatter } from './frontmatter.js';
@@ -29,7 +30,7 @@ export type { AddKnowhowInput, AddKnowhowResult } from './knowhow-lifecycle.js';
 export { addKnowhow, requireKnowhow, supersedeKnowhow, validateKnowhowInput } from './knowhow-lifecycle.js';
 export type { LinkRepair, LinkRepairResult } from './link-repair.js';
 export { planLinkRepair, repairLinks } from './link-repair.js';
-export { lookupCorpus } from './lookup.js';
+export { type EditLookup, lookupCorpus, lookupForEdit } from './lookup.js';
 export type {
   Corpus,
   CorpusFileInfo,

@@ -10,7 +10,17 @@ export class LineIndex {
   private line = 1;
   private lineStart = 0;
 
-  constructor(private readonly text: string) {}
+  /** `seed`: a known position (its 1-based line and where that line starts), to count from there. */
+  constructor(
+    private readonly text: string,
+    seed?: { offset: number; line: number; lineStart: number },
+  ) {
+    if (seed) {
+      this.offset = seed.offset;
+      this.line = seed.line;
+      this.lineStart = seed.lineStart;
+    }
+  }
 
   at(offset: number): { line: number; column: number } {
     const text = this.text;

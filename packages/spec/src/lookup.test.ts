@@ -1,6 +1,7 @@
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -11,12 +12,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fixedRuntime } from '@maestro/core';
+import { fixedRuntime, sha256 } from '@maestro/core';
 import { type WorkflowLayout, workflowLayout } from '@maestro/fs';
-import { closeStores } from '@maestro/store';
+import { closeStores, openStore } from '@maestro/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { entryAliases } from './aliases.js';
 import { findEntry, loadCorpus } from './corpus.js';
+import { F_REUSABLE, Spots } from './corpus-store.js';
 import { lookupCorpus } from './lookup.js';
 import type { Corpus } from './model.js';
 import { specHistory } from './queries.js';
@@ -161,8 +163,125 @@ describe('lookupCorpus', () => {
     const added = await addSpecEntry(layout, { category: 'coding', title: 'a new one', content: 'body' }, runtime);
     expect(added.duplicate).toBe(false);
     expect(full.byId.has(added.sid!)).toBe(false);
+    // The writer recorded the grown file's rows itself: they already belong to its new bytes.
+    const row = openStore(layout)
+      .db.prepare("SELECT sha256, entries FROM spec_files WHERE path = 'specs/coding-conventions.md'")
+      .get() as { sha256: string; entries: number };
+    expect(row.sha256).toBe(sha256(readFileSync(join(layout.specs, 'coding-conventions.md'))));
     const after = loadCorpus(layout, { store: false });
+    expect(row.entries).toBe(after.entries.filter((e) => e.file === 'specs/coding-conventions.md').length);
     expect(after.byId.get(added.sid!)?.title).toBe('a new one');
     expect(JSON.stringify(loadCorpus(layout))).toBe(JSON.stringify(after));
+  });
+});
+
+describe('lookupCorpus: entries read back by byte range', () => {
+  const block = (sid: string, title: string, body: string, eol: string) =>
+    [
+      `<spec-entry category="coding" sid="${sid}" title="${title}">`,
+      '',
+      `### ${title}`,
+      '',
+      body,
+      '',
+      '</spec-entry>',
+      '',
+    ]
+      .join(eol)
+      .concat(eol);
+
+  /** CRLF with multi-byte text, a BOM, and a file with bytes that are not UTF-8. */
+  function odd(): WorkflowLayout {
+    const root = temp();
+    const layout = workflowLayout(root);
+    mkdirSync(layout.specs, { recursive: true });
+    mkdirSync(layout.knowhow, { recursive: true });
+    const crlf = ['# Coding\r\n\r\n', block('S-20260101-c001', 'crlf één', 'naïve café 中文 body', '\r\n')];
+    for (let i = 2; i < 6; i++)
+      crlf.push(block(`S-20260101-c00${i}`, `crlf ${i} ü`, `body ${i} ✓ ${'é'.repeat(i)}`, '\r\n'));
+    writeFileSync(join(layout.specs, 'coding-conventions.md'), crlf.join(''));
+    const bom = ['\ufeff# Debug\n\n'];
+    for (let i = 1; i < 5; i++) bom.push(block(`S-20260101-b00${i}`, `bom ${i}`, `body ${i} ß`, '\n'));
+    writeFileSync(join(layout.specs, 'debug-notes.md'), bom.join(''));
+    const bad = Buffer.concat([
+      Buffer.from(`# Learnings\n\n${block('S-20260101-x001', 'before', 'fine', '\n')}`),
+      Buffer.from(block('S-20260101-x002', 'broken', 'bytes here: @@', '\n').replace('@@', '\u0000')),
+      Buffer.from(block('S-20260101-x003', 'after', 'fine too ü', '\n')),
+    ]);
+    bad[bad.indexOf(0)] = 0xff;
+    writeFileSync(join(layout.specs, 'learnings.md'), bad);
+    writeFileSync(join(layout.knowhow, 'TIP-20260101-odd.md'), '---\ntitle: odd\ntype: tip\n---\n\nbody\n');
+    age(layout);
+    return layout;
+  }
+
+  it('answers entries of CRLF, BOM and non-UTF-8 files as the whole parse does', () => {
+    const layout = odd();
+    const full = loadCorpus(layout, { store: false });
+    expect(full.entries.filter((e) => e.store === 'spec')).toHaveLength(12);
+    expect(full.issues.some((i) => i.code === 'FILE_NOT_UTF8')).toBe(true);
+    for (const e of full.entries) expect(expectSameAnswer(layout, full, e.id), e.id).toBe(true);
+    expect(openStore(layout).warnings).toEqual([]);
+    // Every stored byte range holds its entry's block exactly (CRLF, BOM and multi-byte text included).
+    const db = openStore(layout).db;
+    const crlf = readFileSync(join(layout.specs, 'coding-conventions.md'));
+    const row = db
+      .prepare("SELECT num, entries, spots FROM spec_files WHERE path = 'specs/coding-conventions.md'")
+      .get() as {
+      num: number;
+      entries: number;
+      spots: Buffer;
+    };
+    const spots = new Spots(row.spots, row.entries);
+    expect(spots.length).toBe(5);
+    for (let i = 0; i < spots.length; i++) {
+      const s = spots.at(i);
+      expect(s.flags & F_REUSABLE).toBe(F_REUSABLE);
+      const text = crlf.subarray(s.byteStart!, s.byteEnd!).toString('utf8');
+      expect(text.startsWith('<spec-entry') && text.endsWith('</spec-entry>')).toBe(true);
+      expect(text).toContain(`S-20260101-c00${i + 1}`);
+    }
+  });
+
+  it('never answers from stale byte ranges: an earlier entry grows behind the store', () => {
+    const layout = odd();
+    expect(lookupCorpus(layout, ['S-20260101-c005'])).not.toBeNull();
+    const path = join(layout.specs, 'coding-conventions.md');
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace('naïve café', 'naïve café, now much longer — ✓✓✓'));
+    age(layout);
+    const now = loadCorpus(layout, { store: false });
+    for (const id of ['S-20260101-c001', 'S-20260101-c003', 'S-20260101-c005']) {
+      const part = lookupCorpus(layout, [id]);
+      expect(part, id).not.toBeNull();
+      expect(findEntry(part!, id), id).toStrictEqual(findEntry(now, id));
+    }
+    expect(findEntry(lookupCorpus(layout, ['S-20260101-c001'])!, 'S-20260101-c001')?.content).toContain('much longer');
+    // The file replaced by one with other entries at the same places: the new entries answer.
+    writeFileSync(path, text.replaceAll('crlf', 'CRLF'));
+    const after = loadCorpus(layout, { store: false });
+    const part = lookupCorpus(layout, ['S-20260101-c004']);
+    expect(findEntry(part!, 'S-20260101-c004')?.title).toBe('CRLF 4 ü');
+    expect(findEntry(part!, 'S-20260101-c004')).toStrictEqual(findEntry(after, 'S-20260101-c004'));
+  });
+
+  it('keeps the spec section small: positions, not a copy of the corpus', async () => {
+    const layout = await generated(1500);
+    loadCorpus(layout);
+    const db = openStore(layout).db;
+    const stored = db
+      .prepare('SELECT sum(length(spots)) AS spots, sum(length(issues)) AS issues FROM spec_files')
+      .get() as {
+      spots: number;
+      issues: number;
+    };
+    let corpus = 0;
+    for (const dir of [layout.specs, layout.knowhow])
+      for (const n of readdirSync(dir)) corpus += statSync(join(dir, n)).size;
+    // 24 bytes of spots per entry, and no text of any entry.
+    expect(stored.spots).toBeLessThan(corpus * 0.06);
+    const ids = db.prepare('SELECT count(*) FROM spec_ids').pluck(true).get() as number;
+    expect(ids).toBe(loadCorpus(layout, { store: false }).entries.length);
+    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'spec_entries'").pluck(true).get()).toBe(0);
   });
 });

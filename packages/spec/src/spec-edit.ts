@@ -109,8 +109,18 @@ export function appendSpecEntry(text: string, entry: SpecEntryInput | string): s
   if (body.trim() === '') return `${text.slice(0, text.length - body.length)}${block}${eol}`;
   let out = text;
   if (!out.endsWith('\n')) out += eol;
-  if (!/\n[ \t]*\r?\n$/.test(out)) out += eol;
+  if (!endsWithBlankLine(out)) out += eol;
   return `${out}${block}${eol}`;
+}
+
+/** `/\n[ \t]*\r?\n$/.test(text)`, read from the end (the regex scans a whole file of many megabytes). */
+function endsWithBlankLine(text: string): boolean {
+  let i = text.length - 1;
+  if (text[i] !== '\n') return false;
+  i--;
+  if (text[i] === '\r') i--;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  return i >= 0 && text[i] === '\n';
 }
 
 /** A located entry: its node in the model and its view. */

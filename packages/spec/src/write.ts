@@ -15,6 +15,7 @@ import {
   writeFileAtomic,
 } from '@maestro/fs';
 import { type LoadedCorpus, loadCorpusFiles } from './corpus.js';
+import { recordAppends } from './corpus-stored.js';
 import { loadFilesWithIds } from './lookup.js';
 
 /** Options of every corpus write. */
@@ -85,6 +86,10 @@ export async function editCorpus<T>(
           }
         },
         options.lock,
+      );
+      recordAppends(
+        layout,
+        writes.map((w) => ({ file: w.file, text: w.text })),
       );
       return result;
     },

@@ -1,4 +1,4 @@
-import { loadCorpus, lookupCorpus, requireEntry } from '@maestro/spec';
+import { loadCorpus, lookupCorpus, requireEntry } from '@maestro/spec/read';
 import type { CommandModule } from '../kit.js';
 import { entryText, positionals } from './spec-cli.js';
 

@@ -1,5 +1,5 @@
 import { inputError } from '@maestro/core';
-import { loadKnowledge, splitList } from '@maestro/ledger';
+import { loadKnowledge, splitList } from '@maestro/ledger/load';
 import type { CommandModule } from '../kit.js';
 import { bold, dim } from '../style.js';
 import { allValues, optionalString } from './ledger-args.js';

@@ -1,5 +1,5 @@
 import { inputError } from '@maestro/core';
-import { addSpecEntry, SPEC_CATEGORIES } from '@maestro/spec';
+import { addSpecEntry, SPEC_CATEGORIES } from '@maestro/spec/edit';
 import { distance } from '../help.js';
 import type { CommandModule } from '../kit.js';
 import { dim, green, yellow } from '../style.js';

@@ -1,4 +1,4 @@
-import { loadCorpus, lookupCorpus, specHistory } from '@maestro/spec';
+import { loadCorpus, lookupCorpus, specHistory } from '@maestro/spec/read';
 import type { CommandModule } from '../kit.js';
 import { historyText, positionals } from './spec-cli.js';
 
