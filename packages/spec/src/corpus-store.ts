@@ -286,8 +286,48 @@ export function spotsOfParsed(f: ParsedFileRows): Spot[] {
   return f.entries.map((e, pos) => spotOf(e, f.spots[pos], ranges?.[pos] ?? null));
 }
 
+/**
+ * One file's `spec` row ready to insert: plain data (numbers, strings, bytes), so a worker thread
+ * that parsed the file can hand it to the thread that writes.
+ */
+export interface EncodedSpecRow {
+  path: string;
+  sha256: string;
+  size: number;
+  utf8: boolean;
+  entries: number;
+  defaultCategory: string | null;
+  /** The file's issues as JSON. */
+  issues: string;
+  parseIssues: number;
+  /** `encodeSpots` of the file's spots. */
+  spots: Uint8Array;
+  keys: { id: string; links: string[] }[];
+}
+
+/** A parsed file's row as plain data (see `EncodedSpecRow`). */
+export function encodeSpecRow(f: ParsedFileRows): EncodedSpecRow {
+  return {
+    path: f.path,
+    sha256: f.sha256,
+    size: f.size,
+    utf8: f.utf8,
+    entries: f.entries.length,
+    defaultCategory: f.defaultCategory,
+    issues: JSON.stringify(f.issues),
+    parseIssues: f.parseIssues,
+    spots: encodeSpots(spotsOfParsed(f)),
+    keys: f.keys ?? keysOf(f.entries),
+  };
+}
+
 /** Saves parsed files (their rows replace the old ones) and forgets files that are gone. */
 export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFileRows[], gone: readonly string[]) {
+  saveEncodedRows(store, parsed.map(encodeSpecRow), gone);
+}
+
+/** Saves encoded rows (replacing the files' old rows) and forgets files that are gone. */
+export function saveEncodedRows(store: DerivedStore, rows: readonly EncodedSpecRow[], gone: readonly string[]) {
   const st = statements(store);
   const putFile = store.prepare(
     'INSERT INTO spec_files (path, sha256, size, utf8, entries, default_category, issues, parse_issues, spots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -296,21 +336,25 @@ export function saveParsedFiles(store: DerivedStore, parsed: readonly ParsedFile
     const num = st.num(path);
     if (num !== undefined) st.delFile(num);
   }
-  for (const f of parsed) {
+  for (const f of rows) {
     const old = st.num(f.path);
     if (old !== undefined) st.delFile(old);
+    // Bytes that crossed from a worker arrive as a plain Uint8Array; SQLite binds a Buffer.
+    const spots = Buffer.isBuffer(f.spots)
+      ? f.spots
+      : Buffer.from(f.spots.buffer, f.spots.byteOffset, f.spots.byteLength);
     const info = putFile.run(
       f.path,
       f.sha256,
       f.size,
       f.utf8 ? 1 : 0,
-      f.entries.length,
+      f.entries,
       f.defaultCategory,
-      JSON.stringify(f.issues),
+      f.issues,
       f.parseIssues,
-      encodeSpots(spotsOfParsed(f)),
+      spots,
     );
-    st.putIds(Number(info.lastInsertRowid), 0, f.keys ?? keysOf(f.entries));
+    st.putIds(Number(info.lastInsertRowid), 0, f.keys);
   }
 }
 

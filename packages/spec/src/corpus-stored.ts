@@ -18,10 +18,13 @@ import {
 } from './corpus-files.js';
 import {
   type Appended,
+  type EncodedSpecRow,
+  encodeSpecRow,
   keysOf,
   type ParsedFileRows,
   type PreviousFile,
   saveAppended,
+  saveEncodedRows,
   saveParsedFiles,
   scanAppended,
   scanSpecRows,
@@ -429,10 +432,19 @@ export function parseCorpusFileRows(file: string, buf: Buffer, hash: string): Pa
 
 /**
  * Saves rows from `parseCorpusFileRows` (replacing the files' old rows; `gone`: stored files no
- * longer in the corpus). Call inside the caller's `store.write` or through `tryWrite`. The ids saved
- * are those the parse gave (taken then: `loadCorpus`'s corpus-wide passes rename entries in place).
+ * longer in the corpus), as parsed or as `encodeSpecRow` made them (e.g. on a worker thread). Call
+ * inside the caller's `store.write` or through `tryWrite`. The ids saved are those the parse gave
+ * (taken then: `loadCorpus`'s corpus-wide passes rename entries in place).
  */
-export function saveSpecRows(store: DerivedStore, rows: readonly ParsedFileRows[], gone: readonly string[] = []): void {
+export function saveSpecRows(
+  store: DerivedStore,
+  rows: readonly (ParsedFileRows | EncodedSpecRow)[],
+  gone: readonly string[] = [],
+): void {
   store.section(specSection());
-  saveParsedFiles(store, rows, gone);
+  saveEncodedRows(
+    store,
+    rows.map((r) => (r.spots instanceof Uint8Array ? (r as EncodedSpecRow) : encodeSpecRow(r as ParsedFileRows))),
+    gone,
+  );
 }

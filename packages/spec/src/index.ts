@@ -12,6 +12,7 @@ export type { LoadCorpusOptions, LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 // One spec file's entries as loadCorpus reads them, without keeping the file model (used by reconcile's match section).
 export { streamSpecEntries } from './corpus-files.js';
+export { type EncodedSpecRow, encodeSpecRow } from './corpus-store.js';
 export { type ParsedCorpusFile, parseCorpusFileRows, recordAppends, saveSpecRows } from './corpus-stored.js';
 export { cycleComponents } from './cycles.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';

@@ -1,5 +1,13 @@
 import { type Issue, sha256 } from '@maestro/core';
-import { type KnowledgeEntry, knowhowEntry, parseKnowhowFile, streamSpecEntries } from '@maestro/spec';
+import {
+  type EncodedSpecRow,
+  encodeSpecRow,
+  type KnowledgeEntry,
+  knowhowEntry,
+  parseCorpusFileRows,
+  parseKnowhowFile,
+  streamSpecEntries,
+} from '@maestro/spec';
 import { docKeys, isIndexed, isRetired } from '../matcher/corpus-index.js';
 import { exactKey, matchNormalize } from '../matcher/text.js';
 import { entryHash } from '../receipt/revalidate.js';
@@ -53,6 +61,8 @@ export interface DerivedFile {
   vocab: string[];
   offsets: Uint32Array;
   termIdx: Uint32Array;
+  /** The file's `spec` row from the same parse, saved with the match rows (one parse serves both sections). */
+  spec: EncodedSpecRow;
 }
 
 /** How far past the previous entry's content the next content is looked for. */
@@ -65,7 +75,11 @@ const WINDOW = 1 << 16;
 export function deriveFile(path: string, buf: Uint8Array, sha: string, known: KnownTexts | null): DerivedFile {
   const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const text = bytes.toString('utf8');
-  const entries = parseCorpusFile(path, text);
+  // The entries `loadCorpus` reads, with the file's spec rows: the next single-entry command
+  // (`spec add`, `load --id`) then finds the spec section current without parsing the corpus.
+  const parsed = parseCorpusFileRows(path, bytes, sha);
+  const entries = parsed.entries;
+  const spec = encodeSpecRow(parsed.rows);
   const n = entries.length;
   const dir: DirColumns = { id: [], status: [], flags: [], sup: [], by: [], ref: [] };
   const body: BodyColumns = { title: [], line: [], at: [], len: [], inline: {} };
@@ -164,6 +178,7 @@ export function deriveFile(path: string, buf: Uint8Array, sha: string, known: Kn
     vocab,
     offsets,
     termIdx: Uint32Array.from(idx),
+    spec,
   };
 }
 

@@ -122,6 +122,40 @@ describe('the match section gives the verdicts of the in-memory index', () => {
     }, 120_000);
   }
 
+  it('a cold review leaves the spec section current: the rows a corpus load would save', async () => {
+    const p = stage('reconcile-v1');
+    rmSync(p.layout.index, { recursive: true, force: true });
+    await receiptAfterRefresh(p);
+    const dump = () => {
+      const { db } = openStore(p.layout);
+      const files = db
+        .prepare(
+          'SELECT path, sha256, size, utf8, entries, default_category, issues, parse_issues, hex(spots) AS spots FROM spec_files ORDER BY path',
+        )
+        .all();
+      const ids = db
+        .prepare(
+          'SELECT i.id, f.path, i.pos FROM spec_ids i JOIN spec_files f ON f.num = i.file ORDER BY i.id, f.path, i.pos',
+        )
+        .all();
+      const links = db
+        .prepare(
+          'SELECT l.target, f.path, l.pos FROM spec_links l JOIN spec_files f ON f.num = l.file ORDER BY 1, 2, 3',
+        )
+        .all();
+      return { files, ids, links };
+    };
+    const afterReview = dump();
+    const corpusFiles = readdirSync(p.layout.specs).length + readdirSync(p.layout.knowhow).length;
+    expect(afterReview.files.length).toBe(corpusFiles);
+    expect(afterReview.ids.length).toBeGreaterThan(50);
+    newProcess();
+    rmSync(p.layout.index, { recursive: true, force: true });
+    loadCorpus(p.layout);
+    newProcess();
+    expect(dump()).toEqual(afterReview);
+  }, 120_000);
+
   it('matches every case with and without seeds, and after one-file changes re-derives that file only', async () => {
     const name = 'reconcile-v1';
     const p = stage(name);

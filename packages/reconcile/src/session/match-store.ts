@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { sha256 } from '@maestro/core';
 import { crashPoint, type WorkflowLayout } from '@maestro/fs';
 import { type DerivedStore, type Statement, tryWrite } from '@maestro/store';
+import { saveSpecRows } from '@maestro/spec';
 import type { CorpusState } from '../receipt/fingerprint.js';
 import { type DerivedFile, deriveFile } from './match-derive.js';
 import {
@@ -380,6 +381,13 @@ function applyAll(
         changed = true;
       }
     }
+    // The same parse's spec rows, in the same transaction (derived state of another section: the
+    // spec section's own checks decide whether it uses them).
+    saveSpecRows(
+      store,
+      derived.map((d) => d.spec),
+      gone.map((g) => g.path),
+    );
     if (!changed) return;
     delta.apply(s, terms);
     store
