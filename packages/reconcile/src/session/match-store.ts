@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sha256 } from '@maestro/core';
 import { crashPoint, type WorkflowLayout } from '@maestro/fs';
-import { type DerivedStore, type Statement, tryWrite } from '@maestro/store';
 import { saveSpecRows } from '@maestro/spec';
+import { type DerivedStore, type Statement, tryWrite } from '@maestro/store';
 import type { CorpusState } from '../receipt/fingerprint.js';
 import { type DerivedFile, deriveFile } from './match-derive.js';
 import {
