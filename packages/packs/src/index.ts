@@ -2,6 +2,7 @@ export type { ActivatedPack, ActivationPlan, ActivationRequest, PendingPack, Ski
 export { MAX_IMPLICIT, planActivation } from './activate.js';
 export type { AssembleInput, ContextAssembly, ContextBlock, ContextPackInput, ContextSpecInput } from './assemble.js';
 export { assembleContext, SPECS_WRAPPER_NAME, waterFill } from './assemble.js';
+export { DEFAULT_BUDGET } from './budget.js';
 export type { PackBuildEntry, PackBuildOptions, PackBuildPlan } from './build.js';
 export { planPackBuild } from './build.js';
 export { writePackBuild } from './build-write.js';
@@ -71,7 +72,7 @@ export { readPackHead } from './pack-head.js';
 export { checkPackPath, resolvePackPath } from './paths.js';
 export { buildContextRecord, recordDirectory, writeContextRecord } from './record.js';
 export type { ResolveContextOptions, ResolvedContext } from './resolve.js';
-export { CATALOG_SHARE, DEFAULT_BUDGET, resolveContext } from './resolve.js';
+export { CATALOG_SHARE, resolveContext } from './resolve.js';
 export { jsonSchemas } from './schemas.js';
 export type { PackSelection, SelectedUnit } from './select.js';
 export { GUIDE_WHOLE_TOKENS, selectPackContext } from './select.js';

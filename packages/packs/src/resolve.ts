@@ -9,8 +9,6 @@ import type { PackResolveOutputData } from './output-schemas.js';
 import { listPackFiles } from './pack-tree.js';
 import { literalTerms, matchedTerms, termIndex } from './tokens.js';
 
-export const DEFAULT_BUDGET = 2000;
-
 export interface ResolveContextOptions extends PackScopeOptions {
   query: string;
   /** Hard token budget for everything emitted, wrappers included. */

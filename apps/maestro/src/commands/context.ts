@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { inputError } from '@maestro/core';
 import type { CommandContext, CommandModule, ParsedArgs } from '../kit.js';
 import { withMemories, withNeighbours } from './context-blocks.js';
@@ -16,6 +17,24 @@ import { resolveWarnings } from './pack-resolve.js';
 
 const usage =
   'maestro context <prompt> [--budget n] [--catalog] [--no-guide] [--expand] [--session S --run R] [--agent A] [--json] | maestro context --hook claude|codex';
+
+/**
+ * The empty memory block when the agent has no memory store (what `recalledMemoriesBlock` answers
+ * then), without loading the memory package; null when there is a store to read, or anything else
+ * (a bad agent name, an unreadable store) for `recalledMemoriesBlock` to report as it does.
+ */
+async function noMemoryStore(t: { root: string; agent: string | undefined; env: NodeJS.ProcessEnv }) {
+  const { memoryLocation, resolveAgent } = await import('@maestro/memory/location');
+  try {
+    const loc = memoryLocation(t.root, resolveAgent(t.agent, t.env), t.env);
+    statSync(loc.records);
+    return null;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null;
+    const agent = resolveAgent(t.agent, t.env);
+    return { block: '', agent, ids: [] as string[], tokens: 0, warning: null };
+  }
+}
 
 /** The prompt hook's default budget: the context should be small next to the prompt itself. */
 const HOOK_BUDGET = 1500;
@@ -92,18 +111,17 @@ export const command: CommandModule = {
       const { readRun } = await import('@maestro/ledger');
       readRun(ctx.layout, session, run); // unknown session or run: exit 2 naming it
     }
-    const [{ promptContext }, { DEFAULT_BUDGET }, { recalledMemoriesBlock }] = await Promise.all([
-      import('@maestro/context'),
-      import('@maestro/packs'),
-      import('@maestro/memory'),
+    // The lean entries (no zod, no yaml): the full packages load only when there is something for them.
+    const [{ promptContext }, { DEFAULT_BUDGET }] = await Promise.all([
+      import('@maestro/context/hook'),
+      import('@maestro/packs/light'),
     ]);
     const budget = budgetOption(args, DEFAULT_BUDGET);
     // The agent's own memories first, so the knowledge and packs get what the memory block leaves.
-    const memories = await recalledMemoriesBlock(
-      { root: ctx.root, agent: str(args, 'agent'), env: ctx.env, runtime: ctx.runtime },
-      prompt,
-      { session, budget },
-    );
+    const target = { root: ctx.root, agent: str(args, 'agent'), env: ctx.env, runtime: ctx.runtime };
+    const memories =
+      (await noMemoryStore(target)) ??
+      (await (await import('@maestro/memory')).recalledMemoriesBlock(target, prompt, { session, budget }));
     const scopes = await scopeOptions(ctx, args);
     const { data: knowledge, warnings } = await promptContext(
       ctx.layout,
