@@ -25,15 +25,19 @@ const usage =
  */
 async function noMemoryStore(t: { root: string; agent: string | undefined; env: NodeJS.ProcessEnv }) {
   const { memoryLocation, resolveAgent } = await import('@maestro/memory/location');
+  let loc: { records: string; agent: string };
   try {
-    const loc = memoryLocation(t.root, resolveAgent(t.agent, t.env), t.env);
+    loc = memoryLocation(t.root, resolveAgent(t.agent, t.env), t.env);
+  } catch {
+    return null;
+  }
+  try {
     statSync(loc.records);
     return null;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null;
-    const agent = resolveAgent(t.agent, t.env);
-    return { block: '', agent, ids: [] as string[], tokens: 0, warning: null };
   }
+  return { block: '', agent: loc.agent, ids: [] as string[], tokens: 0, warning: null };
 }
 
 /** The prompt hook's default budget: the context should be small next to the prompt itself. */

@@ -1,13 +1,5 @@
-import { type Issue, sha256 } from '@maestro/core';
-import {
-  type EncodedSpecRow,
-  encodeSpecRow,
-  type KnowledgeEntry,
-  knowhowEntry,
-  parseCorpusFileRows,
-  parseKnowhowFile,
-  streamSpecEntries,
-} from '@maestro/spec';
+import { sha256 } from '@maestro/core';
+import { type EncodedSpecRow, encodeSpecRow, parseCorpusFileRows } from '@maestro/spec';
 import { docKeys, isIndexed, isRetired } from '../matcher/corpus-index.js';
 import { exactKey, matchNormalize } from '../matcher/text.js';
 import { entryHash } from '../receipt/revalidate.js';
@@ -25,18 +17,6 @@ import {
   RETIRED,
   textKey,
 } from './match-rows.js';
-
-/** One corpus file's entries, exactly as `loadCorpus` reads them before its corpus-wide passes. */
-export function parseCorpusFile(path: string, text: string): KnowledgeEntry[] {
-  const issues: Issue[] = [];
-  const issueFile = `.workflow/${path}`;
-  if (path.startsWith('specs/')) {
-    const entries: KnowledgeEntry[] = [];
-    streamSpecEntries(text, path, issues, entries);
-    return entries;
-  }
-  return [knowhowEntry(parseKnowhowFile(text, issueFile).value, path, issues)];
-}
 
 /**
  * What an entry whose text is already stored can reuse: by its text key, the status and raw

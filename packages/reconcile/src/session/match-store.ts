@@ -26,8 +26,6 @@ import {
 } from './match-rows.js';
 import { ranks, StoreIndex } from './store-index.js';
 
-export { parseCorpusFile } from './match-derive.js';
-
 /** One file to derive: its bytes (null: read them) and the texts its stored row already has. */
 export interface DeriveJob {
   path: string;
