@@ -210,6 +210,28 @@ const md = [
   '',
 ].join('\n');
 
+// Where the cross-validated admissions fall: review-needing cases left eligible, by the kind the
+// set's authors gave each case (sets without kinds count as "(no kind)").
+const REVIEW_NEEDED = new Set(['semantic_duplicate', 'extends', 'potential_conflict', 'supersede_candidate']);
+const admitted = new Map();
+for (const v of cvVerdicts) {
+  if (!REVIEW_NEEDED.has(v.case.expected.disposition) || v.verdict.promotion_eligibility !== 'eligible') continue;
+  const kind = `${v.case.expected.disposition} · ${v.case.kind ?? '(no kind)'}`;
+  const seen = admitted.get(kind) ?? { n: 0, sets: new Set() };
+  seen.n++;
+  seen.sets.add(v.set);
+  admitted.set(kind, seen);
+}
+const admittedRows = [...admitted].sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1));
+const admittedMd = [
+  `### Where the admissions fall (cross-validated, all sets: ${admittedRows.reduce((s, [, x]) => s + x.n, 0)} review-needing cases left eligible)`,
+  '',
+  '| expected disposition · case kind | admitted | sets |',
+  '|---|---|---|',
+  ...admittedRows.map(([k, x]) => `| ${k} | ${x.n} | ${[...x.sets].sort().join(', ')} |`),
+  '',
+].join('\n');
+
 const failures = shipped
   .filter((v) => v.verdict.disposition !== v.case.expected.disposition)
   .map((v) => ({
@@ -228,7 +250,7 @@ const summary = {
 };
 if (values.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 else {
-  process.stdout.write(`${md}\n`);
+  process.stdout.write(`${md}\n${admittedMd}\n`);
   if (values.failures)
     for (const x of failures) process.stdout.write(`  ✗ ${x.id}: expected ${x.expected}, got ${x.got}\n`);
 }
@@ -239,7 +261,7 @@ if (!values.sets && !values.cases) {
   const metric = (name, value, better) => ({ name, value, unit: '', better });
   writeResults(
     'reconcile-quality',
-    `${md}\n${unseen.trim()}\n\n${older.trim()}\n`,
+    `${md}\n${admittedMd}\n${unseen.trim()}\n\n${older.trim()}\n`,
     setNames.flatMap((s) => [
       metric(`safety (${s}, cross-validated)`, figures[s].cross_validated.safety, 'lower'),
       metric(`macro-F1 (${s}, cross-validated)`, figures[s].cross_validated.macro_f1_lenient, 'higher'),
