@@ -11,19 +11,9 @@ import { fileReceipts, type ReceiptSource } from './receipts.js';
 import { type AuditInput, buildAudit } from './report.js';
 import { readRestoreIntent, recoverRestore } from './restore-journal.js';
 import { type CodeRef, codePathsToCheck } from './rules-corpus.js';
-import { AUDIT_SCOPES, type AuditReport, type AuditScope } from './schemas.js';
-import {
-  type AuditSummary,
-  type InputDigests,
-  readInputDigests,
-  type StoredInputs,
-  saveReport,
-  storedInputs,
-  storedReport,
-  storedSummary,
-  summaryOf,
-  validUntil,
-} from './stored.js';
+import type { AuditReport, AuditScope } from './schemas.js';
+import { type StoredInputs, saveReport, storedReport, validUntil } from './stored.js';
+import { checkAuditOptions, prepareReuse } from './summary.js';
 
 export interface AuditKnowledgeOptions {
   scope?: AuditScope;
@@ -49,29 +39,6 @@ export interface AuditKnowledgeOptions {
    * so results made with another receipt reader are never mixed up. Absent → always computed.
    */
   reuse?: string;
-}
-
-/** Refuses flag combinations that make no sense (exit 2: usage). */
-export function checkAuditOptions(o: AuditKnowledgeOptions): void {
-  if (o.scope !== undefined && !AUDIT_SCOPES.includes(o.scope)) {
-    throw inputError('INVALID_SCOPE', `--scope must be one of ${AUDIT_SCOPES.join(', ')} (got "${o.scope}")`, {
-      hint: 'e.g. `maestro knowledge audit --scope spec`',
-    });
-  }
-  if (o.apply && !o.prune) {
-    throw inputError('APPLY_REQUIRES_PRUNE', '--apply requires --prune', {
-      hint: 'review the plan with `maestro knowledge audit --prune`, then add --apply',
-    });
-  }
-  if (o.includePendingTargets && !o.apply) {
-    throw inputError(
-      'PENDING_TARGETS_REQUIRES_APPLY',
-      '--include-pending-targets only makes sense with --prune --apply',
-      {
-        hint: 'use `maestro knowledge audit --prune --apply --include-pending-targets`',
-      },
-    );
-  }
 }
 
 /**
@@ -120,68 +87,14 @@ export async function auditKnowledge(
   );
 }
 
-/**
- * The counts and P0 findings of a whole audit (what the gate reads): from the stored result when
- * no input changed (see `reuse`), else from a full audit, which is then stored.
- */
-export async function auditSummary(
-  layout: WorkflowLayout,
-  options: Omit<AuditKnowledgeOptions, 'prune' | 'apply' | 'includePendingTargets'> & {
-    /** The input digests the caller took already (`readInputDigests`), so files are stat'ed once. */
-    digests?: InputDigests | null;
-  } = {},
-): Promise<AuditSummary> {
-  const { digests, ...rest } = options;
-  const report = { ...rest, prune: false, apply: false };
-  checkAuditOptions(report);
-  if (!existsSync(layout.workflow)) {
-    throw inputError('NO_WORKFLOW', `no .workflow/ directory in ${layout.root}`, {
-      hint: 'run `maestro init` there first, or pass --workflow-root <project dir>',
-    });
-  }
-  const runtime = options.runtime ?? systemRuntime;
-  const { options: o, stored } = prepareReuse(layout, report, digests);
-  const hit = stored ? storedSummary(stored, runtime.now()) : null;
-  return hit ?? summaryOf(await computeAudit(layout, o, runtime, stored));
-}
-
-/**
- * Reads the exposure counters once (they are an input of the key) and computes the key of the
- * stored result, or null when reuse is off or the store cannot be used.
- */
-function prepareReuse(
-  layout: WorkflowLayout,
-  options: AuditKnowledgeOptions,
-  digests?: InputDigests | null,
-): { options: AuditKnowledgeOptions; stored: StoredInputs | null } {
-  if (options.reuse === undefined) return { options, stored: null };
-  const read = options.exposure?.(layout);
-  const o: AuditKnowledgeOptions = { ...options, exposure: read ? () => read : undefined };
-  const exposure = read
-    ? {
-        counts: read.counts ? [...read.counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)) : null,
-        warning: read.warning ?? null,
-      }
-    : null;
-  const stored = storedInputs(
-    layout,
-    {
-      tag: options.reuse,
-      scope: options.scope ?? 'all',
-      prune: options.prune === true,
-      exposure,
-    },
-    digests === undefined ? readInputDigests(layout) : digests,
-  );
-  return { options: o, stored };
-}
+export { auditSummary, checkAuditOptions } from './summary.js';
 
 /**
  * The whole read-only audit. The graph goes first and is dropped before the corpus is read, so
  * the two are never in memory together. With `stored`, the result is saved for reuse (without
  * the notes about the stored graph itself: a reused result never reads it).
  */
-async function computeAudit(
+export async function computeAudit(
   layout: WorkflowLayout,
   options: AuditKnowledgeOptions,
   runtime: Runtime,

@@ -1,4 +1,4 @@
-import { SpecHealthOutput } from '@maestro/spec';
+import { SpecHealthOutput } from '@maestro/spec/schemas';
 import { z } from 'zod';
 
 /**

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditSummary, type InputDigests, readInputDigests, saveValue, storedValue } from '@maestro/audit';
+// The light entries: on an unchanged corpus the gate reads stored checks and a stored audit, so it
+// never loads the matcher, the promoter, git or the corpus parser (loaded below when needed).
+import { auditSummary, type InputDigests, readInputDigests, saveValue, storedValue } from '@maestro/audit/summary';
 import { appendAll, type Issue, inputError, isMaestroError, type Runtime, sha256 } from '@maestro/core';
 import { readIntent, type WorkflowLayout } from '@maestro/fs';
-import { changedSessions } from '@maestro/git';
-import { listSessions, readSession } from '@maestro/ledger';
-import { PROMOTE_INTENT_FILE } from '@maestro/promote';
-import { MATCHER_REVISION, readReceipt, receiptIsFresh, reviewSession } from '@maestro/reconcile';
-import { SPEC_INTENT_FILE } from '@maestro/spec';
+import { listSessions, readSession } from '@maestro/ledger/session';
+import { PROMOTE_INTENT_FILE } from '@maestro/promote/intent';
+import { MATCHER_REVISION } from '@maestro/reconcile/revision';
+import { SPEC_INTENT_FILE } from '@maestro/spec/intent';
 import type { GateReason, GateResult, GateSession } from './schemas.js';
 
 export interface GateOptions {
@@ -47,7 +48,7 @@ export async function knowledgeGate(layout: WorkflowLayout, options: GateOptions
   // Taken before anything is read: a result stored under these digests never reflects later bytes.
   const digests = readInputDigests(layout);
   const reasons: GateReason[] = [];
-  const { ids, selection } = selectSessions(layout, options, reasons);
+  const { ids, selection } = await selectSessions(layout, options, reasons);
   const sessions: GateSession[] = [];
   for (const id of ids) sessions.push(await storedCheck(layout, id, options.runtime, reasons, digests));
   const reviewTotal = sessions.reduce((n, s) => n + s.review_required, 0);
@@ -68,7 +69,10 @@ export async function knowledgeGate(layout: WorkflowLayout, options: GateOptions
   const audit = await auditSummary(layout, {
     scope: 'all',
     runtime: options.runtime,
-    receipts: { read: readReceipt, fresh: receiptIsFresh },
+    loadReceipts: async () => {
+      const { readReceipt, receiptIsFresh } = await import('@maestro/reconcile');
+      return { read: readReceipt, fresh: receiptIsFresh };
+    },
     reuse: `reconcile/${MATCHER_REVISION}`,
     digests,
   });
@@ -100,17 +104,20 @@ function problemMessage(p: Issue): string {
   return p.message.includes(p.file) ? p.message : `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`;
 }
 
-function selectSessions(
+async function selectSessions(
   layout: WorkflowLayout,
   options: GateOptions,
   reasons: GateReason[],
-): { ids: string[]; selection: GateResult['selection'] } {
+): Promise<{ ids: string[]; selection: GateResult['selection'] }> {
   const wanted = options.sessions;
   if (wanted && wanted.length > 0) {
     for (const id of wanted) readSession(layout, id); // unknown or damaged: exit 2, named
     return { ids: [...new Set(wanted)], selection: { mode: 'sessions', ref: null, changed_sessions: null } };
   }
-  const changed = options.changedSince === undefined ? null : changedSessions(layout.root, options.changedSince);
+  const changed =
+    options.changedSince === undefined
+      ? null
+      : (await import('@maestro/git')).changedSessions(layout.root, options.changedSince);
   const touched = changed ? new Set(changed.sessions) : null;
   const inScope = (file: string) =>
     !touched || [...touched].some((id) => file.replace(/\\/g, '/').includes(`.workflow/sessions/${id}/`));
@@ -192,8 +199,9 @@ async function checkSession(
     review_required: 0,
     promoting: 0,
   };
-  let view: Awaited<ReturnType<typeof reviewSession>>;
+  let view: Awaited<ReturnType<typeof import('@maestro/reconcile').reviewSession>>;
   try {
+    const { reviewSession } = await import('@maestro/reconcile');
     view = await reviewSession(layout, sessionId, {}, runtime);
   } catch (err) {
     if (!isMaestroError(err)) throw err;

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import type { Issue, Parsed } from '@maestro/core';
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import type { Node } from 'yaml';
 import type { StageInput } from './stage.js';
 
 export const DECISION_STATUSES = ['proposed', 'accepted', 'rejected'] as const;
@@ -21,6 +22,16 @@ const KINDS = {
   constraint: { key: 'constraints', prefix: 'C', statuses: CONSTRAINT_STATUSES, plain: 'open' },
 } as const;
 
+/**
+ * `yaml` is loaded on first use (a report with frontmatter): the commands that only import this
+ * package for its other readers (the gate, reviews) never pay for loading the library.
+ */
+let yamlModule: typeof import('yaml') | null = null;
+function yamlLib(): typeof import('yaml') {
+  if (yamlModule === null) yamlModule = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlModule;
+}
+
 /** The YAML between a leading `---` line and the next `---` line, and the line it starts on. */
 function frontmatter(text: string): { yaml: string; firstLine: number } | null {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -41,6 +52,7 @@ function frontmatter(text: string): { yaml: string; firstLine: number } | null {
 export function parseReport(text: string, file: string): Parsed<ReportItem[]> {
   const fm = frontmatter(text);
   if (!fm) return { value: [], issues: [] };
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlLib();
   const counter = new LineCounter();
   const doc = parseDocument(fm.yaml, { lineCounter: counter, prettyErrors: false });
   const lineOf = (offset: number | undefined) =>

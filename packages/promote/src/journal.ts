@@ -14,6 +14,7 @@ import {
   writeFileAtomic,
   writeJsonAtomic,
 } from '@maestro/fs';
+import { PROMOTE_INTENT_FILE } from './intent-file.js';
 import { applyFilePlan } from './ops.js';
 import type { PromotionPlan } from './plan.js';
 import { type PromotedEntry, type PromotionIntentMeta, PromotionIntentMetaSchema } from './schemas.js';
@@ -24,7 +25,7 @@ import { type PromotedEntry, type PromotionIntentMeta, PromotionIntentMetaSchema
  * their operations; its `meta` holds every file's operations and the reported outcomes). One
  * recovery direction: forward.
  */
-export const PROMOTE_INTENT_FILE = '.promote-commit.intent.json';
+export { PROMOTE_INTENT_FILE };
 
 export function promoteIntentPath(layout: WorkflowLayout): string {
   return join(layout.workflow, PROMOTE_INTENT_FILE);

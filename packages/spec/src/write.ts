@@ -16,6 +16,7 @@ import {
 } from '@maestro/fs';
 import { type LoadedCorpus, loadCorpusFiles } from './corpus.js';
 import { recordAppends } from './corpus-stored.js';
+import { SPEC_INTENT_FILE } from './intent-file.js';
 import { loadFilesWithIds } from './lookup.js';
 
 /** Options of every corpus write. */
@@ -30,8 +31,7 @@ export interface FileWrite {
   text: string;
 }
 
-/** Where a multi-file corpus edit journals its intent (rolled forward by the next write). */
-export const SPEC_INTENT_FILE = '.spec-commit.intent.json';
+export { SPEC_INTENT_FILE };
 
 /** Fails with exit 2 when the project has no `.workflow/` (writes never create it; `maestro init` does). */
 export function requireWorkflow(layout: WorkflowLayout): void {

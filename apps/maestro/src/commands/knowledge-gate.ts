@@ -1,4 +1,4 @@
-import { storeWarnings } from '@maestro/audit';
+import { storeWarnings } from '@maestro/audit/summary';
 import { inputError } from '@maestro/core';
 import { type GateResult, knowledgeGate } from '@maestro/gate';
 import type { CommandModule } from '../kit.js';

@@ -13,11 +13,8 @@ import type {
 } from './types.js';
 import { DEFAULT_POLICY, RETIRED_EVIDENCE, verdictFor } from './verdict.js';
 
-/**
- * The matcher's identity. Receipts record it and compare it as a freshness fence, so bump it
- * whenever a change here, in the lexicon or in a threshold can change a verdict.
- */
-export const MATCHER_REVISION = 'maestro-match/2.2';
+// The matcher's identity (bump it there whenever a change here can change a verdict).
+export { MATCHER_REVISION } from '../revision.js';
 
 export const MATCH_LIMIT = 12;
 export const FAMILY_LIMIT = 2;
