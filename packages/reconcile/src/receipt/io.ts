@@ -34,7 +34,11 @@ function display(layout: WorkflowLayout, path: string): string {
 export function readReceipt(layout: WorkflowLayout, sessionId: string, runId: string): Receipt | null {
   const path = receiptPath(layout, sessionId, runId);
   const text = readTextIfExists(path);
-  if (text === null) return null;
+  return text === null ? null : parseReceiptText(layout, sessionId, path, text);
+}
+
+/** A receipt file's text parsed and checked (`ReceiptCorruptError` naming the file when damaged). */
+export function parseReceiptText(layout: WorkflowLayout, sessionId: string, path: string, text: string): Receipt {
   const file = display(layout, path);
   let json: unknown;
   try {
@@ -100,10 +104,12 @@ export function serializeReceipt(receipt: Receipt): string {
   return `${JSON.stringify(parsed.data, null, 2)}\n`;
 }
 
-/** Writes a receipt atomically under `<receipt>.lock`. */
-export async function writeReceipt(layout: WorkflowLayout, receipt: Receipt): Promise<void> {
+/** Writes a receipt atomically under `<receipt>.lock`; returns the text written. */
+export async function writeReceipt(layout: WorkflowLayout, receipt: Receipt): Promise<string> {
   const path = receiptPath(layout, receipt.session_id, receipt.run_id);
-  await withLock(path, () => writeFileAtomic(path, serializeReceipt(receipt)));
+  const text = serializeReceipt(receipt);
+  await withLock(path, () => writeFileAtomic(path, text));
+  return text;
 }
 
 /**

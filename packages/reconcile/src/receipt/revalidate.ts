@@ -52,7 +52,10 @@ export interface RevalidateInput {
   /** The current corpus (index or entries) and its fingerprint and entry hashes. */
   corpus: CorpusIndex | MatchIndex | readonly MatchableEntry[];
   fingerprint: string;
-  hashes: Readonly<Record<string, string>>;
+  /** The current entry hashes, or a function giving them (asked only when the new receipt's are read). */
+  hashes: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
+  /** The delta from the receipt's `corpus_entries` to the current hashes, when the caller has it already. */
+  delta?: CorpusDelta;
   now: string;
 }
 
@@ -74,7 +77,9 @@ export type Revalidation =
  */
 export function revalidateReceipt(input: RevalidateInput): Revalidation {
   const { receipt } = input;
-  if (!receipt.corpus_entries) {
+  const hashes = typeof input.hashes === 'function' ? input.hashes : () => input.hashes as Record<string, string>;
+  const delta = input.delta ?? (receipt.corpus_entries ? corpusDelta(receipt.corpus_entries, hashes()) : null);
+  if (!delta) {
     return {
       state: 'stale',
       reason: 'the receipt records no per-entry corpus hashes (made before revalidation existed)',
@@ -82,7 +87,6 @@ export function revalidateReceipt(input: RevalidateInput): Revalidation {
       delta: null,
     };
   }
-  const delta = corpusDelta(receipt.corpus_entries, input.hashes);
   const moved = new Set([...delta.changed, ...delta.removed]);
   const verdicts = new Map(
     reconcile(input.candidates, input.corpus, { seeds: [...input.seeds], now: receipt.generated_at }).map((v) => [
@@ -97,19 +101,34 @@ export function revalidateReceipt(input: RevalidateInput): Revalidation {
     if (why) return { state: 'stale', reason: `${row.candidate_id}: ${why.reason}`, entry: why.entry, delta };
     rows.push({ ...row, matches: (v as Verdict).matches });
   }
-  const { corpus_entries: _old, revalidated_from: _prev, ...rest } = receipt;
-  return {
-    state: 'revalidated',
-    delta,
-    receipt: {
-      ...rest,
-      corpus_fingerprint: input.fingerprint,
-      // Shared, never mutated: a copy of 100,000 hashes per revalidated run buys nothing.
-      corpus_entries: input.hashes as Record<string, string>,
-      candidates: rows,
-      revalidated_from: { corpus_fingerprint: receipt.corpus_fingerprint, delta, revalidated_at: input.now },
+  // Every member but the old entry hashes and stamp, without reading them (they may be built on demand).
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(receipt)) {
+    if (k !== 'corpus_entries' && k !== 'revalidated_from') out[k] = receipt[k as keyof Receipt];
+  }
+  out.corpus_fingerprint = input.fingerprint;
+  // Shared, never mutated: a copy of 100,000 hashes per revalidated run buys nothing. Built when
+  // first read (a read-only review never reads them).
+  lazyMember(out, 'corpus_entries', hashes);
+  out.candidates = rows;
+  out.revalidated_from = { corpus_fingerprint: receipt.corpus_fingerprint, delta, revalidated_at: input.now };
+  return { state: 'revalidated', delta, receipt: out as Receipt };
+}
+
+/** Defines `key` on `obj` as an enumerable member computed on first read (then a plain value). */
+export function lazyMember(obj: object, key: string, get: () => unknown): void {
+  const settle = (value: unknown) =>
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = get();
+      settle(value);
+      return value;
     },
-  };
+    set: settle,
+  });
 }
 
 type Why = { reason: string; entry: string | null } | null;

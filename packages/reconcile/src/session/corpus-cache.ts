@@ -2,7 +2,9 @@ import type { WorkflowLayout } from '@maestro/fs';
 import { type Corpus, loadCorpus } from '@maestro/spec';
 import { buildIndex, type MatchIndex, memoryIndex } from '../matcher/corpus-index.js';
 import { corpusState, lastCorpusState, releaseCorpusBytes } from '../receipt/fingerprint.js';
-import { corpusEntryHashes } from '../receipt/revalidate.js';
+import { corpusDelta, corpusEntryHashes } from '../receipt/revalidate.js';
+import type { CorpusDelta } from '../schemas.js';
+import { columnsDelta, type EntryColumns, entryRecord } from './entry-columns.js';
 import type { TargetInfo, TargetLookup } from './match-rows.js';
 import { syncMatchSection } from './match-store.js';
 
@@ -14,6 +16,8 @@ export interface MatchingCorpus {
   targets: TargetLookup;
   /** Every entry's receipt hash by id, in id order (what `corpus_entries` of a receipt holds). */
   entryHashes(): Record<string, string>;
+  /** Added, changed and removed ids from a receipt's recorded entry hashes to these (ids sorted). */
+  entryDelta(before: EntryColumns): CorpusDelta;
   /** False when the rows it reads have changed since (a long-lived process must build it again). */
   current(): boolean;
   /** How many corpus files were parsed for it (0: the stored rows were current). */
@@ -27,6 +31,11 @@ let storeEnabled = true;
 /** Whether `matchingCorpus` uses the store (tests turn it off to compare with the in-memory path). */
 export function useMatchStore(enabled: boolean): void {
   storeEnabled = enabled;
+}
+
+/** Whether derived state is used (`useMatchStore`): the receipt memo follows the same switch. */
+export function matchStoreEnabled(): boolean {
+  return storeEnabled;
 }
 
 /**
@@ -46,6 +55,7 @@ export async function matchingCorpus(layout: WorkflowLayout, fingerprint: string
       index,
       targets: index.targets(),
       entryHashes: () => index.entryHashes(),
+      entryDelta: (before) => columnsDelta(before, index.entryHashSource()),
       current: () => index.current(),
       parsed,
       source: 'store',
@@ -61,6 +71,7 @@ export function memoryMatchingCorpus(corpus: Corpus): MatchingCorpus {
     index: memoryIndex(buildIndex(corpus.entries)),
     targets,
     entryHashes: () => corpusEntryHashes(targets),
+    entryDelta: (before) => corpusDelta(entryRecord(before), corpusEntryHashes(targets)),
     current: () => true,
     parsed: corpus.files.length,
     source: 'memory',

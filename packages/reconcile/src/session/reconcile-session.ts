@@ -7,9 +7,16 @@ import { RETRIEVAL_LIMIT } from '../matcher/retrieve.js';
 import { buildReceipt } from '../receipt/build.js';
 import { computeCorpusFingerprint } from '../receipt/fingerprint.js';
 import { compareFences, type Fences } from '../receipt/freshness.js';
-import { keepCorruptCopy, ReceiptCorruptError, readReceipt, writeReceipt } from '../receipt/io.js';
+import { keepCorruptCopy, ReceiptCorruptError, writeReceipt } from '../receipt/io.js';
 import type { Freshness, Receipt } from '../schemas.js';
 import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
+import {
+  type ReadReceipt,
+  readReceiptMemo,
+  recallRevalidation,
+  rememberReceipt,
+  rememberRevalidation,
+} from './receipt-memo.js';
 import {
   type CurrentCorpus,
   currentCorpus,
@@ -63,14 +70,22 @@ async function revalidateInto(
   out: SessionReceipts,
   layout: WorkflowLayout,
   state: RunState,
-  receipt: Receipt,
+  read: ReadReceipt,
   row: ReconcileRunResult,
-  options: { refresh?: boolean },
+  options: LoadOptions,
   runtime: Runtime,
 ): Promise<Receipt> {
-  out.current ??= await currentCorpus(layout, out.corpus_fingerprint, out.corpus);
-  out.corpus ??= out.current.corpus;
-  const r = revalidateRun(out.current, state, receipt, runtime.now().toISOString());
+  const { receipt } = read;
+  const now = runtime.now().toISOString();
+  // A read-only caller may take a memoised outcome (its receipt carries no entry hashes: never written).
+  let r =
+    options.memo && !options.refresh ? recallRevalidation(layout, read, out.corpus_fingerprint, state, now) : null;
+  if (!r) {
+    out.current ??= await currentCorpus(layout, out.corpus_fingerprint, out.corpus);
+    out.corpus ??= out.current.corpus;
+    r = revalidateRun(out.current, state, receipt, now, read.entries);
+    rememberRevalidation(layout, read, out.corpus_fingerprint, state, r);
+  }
   if (r.state === 'stale') {
     row.reasons = [...row.reasons, revalidationReason(r)];
     return receipt;
@@ -84,8 +99,14 @@ async function revalidateInto(
     changed: changed.length,
     removed: removed.length,
   };
-  if (options.refresh) await writeReceipt(layout, r.receipt);
+  if (options.refresh) rememberReceipt(layout, r.receipt, await writeReceipt(layout, r.receipt));
   return r.receipt;
+}
+
+/** `refresh`: regenerate what is not fresh; `memo`: the caller writes no receipt (memoised revalidations allowed). */
+export interface LoadOptions {
+  refresh?: boolean;
+  memo?: boolean;
 }
 
 /**
@@ -114,7 +135,7 @@ export async function reconcileSession(
 export async function loadSessionReceipts(
   layout: WorkflowLayout,
   sessionId: string,
-  options: { refresh?: boolean },
+  options: LoadOptions,
   runtime: Runtime,
 ): Promise<SessionReceipts> {
   const summary = summarizeSession(layout, sessionId);
@@ -143,14 +164,15 @@ export async function loadSessionReceipts(
       matcher_revision: MATCHER_REVISION,
     };
     out.fences.set(run.run_id, expected);
-    let receipt: Receipt | null = null;
+    let read: ReadReceipt | null = null;
     let corrupt = false;
     try {
-      receipt = readReceipt(layout, sessionId, run.run_id);
+      read = readReceiptMemo(layout, sessionId, run.run_id);
     } catch (err) {
       if (!(err instanceof ReceiptCorruptError) || !options.refresh) throw err;
       corrupt = true;
     }
+    let receipt: Receipt | null = read?.receipt ?? null;
     const check = compareFences(receipt, expected, sessionId, run.run_id);
     const row: ReconcileRunResult = {
       run_id: run.run_id,
@@ -164,15 +186,15 @@ export async function loadSessionReceipts(
       dropped: 0,
       corrupt_copy: null,
     };
-    if (!corrupt && receipt && onlyCorpusMoved(receipt, expected, sessionId, run.run_id)) {
-      receipt = await revalidateInto(out, layout, state, receipt, row, options, runtime);
+    if (!corrupt && read && receipt && onlyCorpusMoved(receipt, expected, sessionId, run.run_id)) {
+      receipt = await revalidateInto(out, layout, state, read, row, options, runtime);
     }
     if (options.refresh && (corrupt || row.after !== 'fresh') && (state.candidates.length > 0 || receipt || corrupt)) {
       if (corrupt) row.corrupt_copy = keepCorruptCopy(layout, sessionId, run.run_id, runtime);
       out.corpus ??= await matchingCorpus(layout, fingerprint);
       out.current ??= await currentCorpus(layout, fingerprint, out.corpus);
       receipt = regenerate(out.current, state, expected, sessionId, receipt, runtime);
-      await writeReceipt(layout, receipt);
+      rememberReceipt(layout, receipt, await writeReceipt(layout, receipt));
       row.after = 'fresh';
       row.regenerated = true;
       row.carried_over = receipt.candidates.filter(

@@ -3,13 +3,15 @@ import type { Fences } from '../receipt/freshness.js';
 import { type Revalidation, revalidateReceipt } from '../receipt/revalidate.js';
 import type { Receipt } from '../schemas.js';
 import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
+import type { EntryColumns } from './entry-columns.js';
 import type { RunState } from './run-state.js';
 
 /** The current corpus as revalidation needs it: matched once, hashed once, for many runs. */
 export interface CurrentCorpus {
   fingerprint: string;
   corpus: MatchingCorpus;
-  hashes: Record<string, string>;
+  /** Every entry's hash by id (built on first read: a read-only revalidation compares bytes instead). */
+  readonly hashes: Record<string, string>;
 }
 
 let last: { index: string; current: CurrentCorpus } | null = null;
@@ -31,7 +33,15 @@ export async function currentCorpus(
   const kept = last?.index === layout.index && last.current.fingerprint === fingerprint ? last.current : null;
   if (kept?.corpus.current()) return kept;
   const corpus = loaded ?? (await matchingCorpus(layout, fingerprint));
-  const current = { fingerprint, corpus, hashes: corpus.entryHashes() };
+  let hashes: Record<string, string> | null = null;
+  const current: CurrentCorpus = {
+    fingerprint,
+    corpus,
+    get hashes() {
+      hashes ??= corpus.entryHashes();
+      return hashes;
+    },
+  };
   last = { index: layout.index, current };
   return current;
 }
@@ -52,15 +62,25 @@ export function onlyCorpusMoved(receipt: Receipt | null, expected: Fences, sessi
   );
 }
 
-/** Revalidates one run's receipt against the current corpus (pure on top of the loaded corpus). */
-export function revalidateRun(current: CurrentCorpus, state: RunState, receipt: Receipt, now: string): Revalidation {
+/**
+ * Revalidates one run's receipt against the current corpus (pure on top of the loaded corpus).
+ * With the receipt's entry hashes as columns (`before`), the delta compares bytes.
+ */
+export function revalidateRun(
+  current: CurrentCorpus,
+  state: RunState,
+  receipt: Receipt,
+  now: string,
+  before: EntryColumns | null = null,
+): Revalidation {
   return revalidateReceipt({
     receipt,
     candidates: state.candidates,
     seeds: state.seeds,
     corpus: current.corpus.index,
     fingerprint: current.fingerprint,
-    hashes: current.hashes,
+    hashes: () => current.hashes,
+    ...(before ? { delta: current.corpus.entryDelta(before) } : {}),
     now,
   });
 }

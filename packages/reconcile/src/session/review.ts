@@ -98,7 +98,7 @@ export async function reviewSession(
   options: { refresh?: boolean },
   runtime: Runtime,
 ): Promise<ReviewView> {
-  const ctx = await loadSessionReceipts(layout, sessionId, options, runtime);
+  const ctx = await loadSessionReceipts(layout, sessionId, { ...options, memo: true }, runtime);
   const rows = [...ctx.summary.candidates.filter((c) => c.status !== 'promoted'), ...draftRows(ctx)];
   let corpus = ctx.corpus;
   const built = rows.map((c) => reviewRow(ctx, c));

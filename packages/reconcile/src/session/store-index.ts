@@ -8,6 +8,7 @@ import type { IndexedDoc, MatchIndex, ScoreBoard } from '../matcher/corpus-index
 import { exactKey, matchNormalize, refTrigrams } from '../matcher/text.js';
 import type { MatchableEntry } from '../matcher/types.js';
 import { entryHash } from '../receipt/revalidate.js';
+import type { EntryHashSource } from './entry-columns.js';
 import {
   ACTIVE,
   type BodyColumns,
@@ -464,17 +465,34 @@ export class StoreIndex implements MatchIndex {
     const out: Record<string, string> = {};
     for (const id of [...this.byIdAll.keys()].sort()) {
       const i = this.byIdAll.get(id) as number;
-      if (this.relinked.has(i)) {
-        const e = this.entryAt(i);
-        out[id] = entryHash({
-          status: e.status as string,
-          contentHash: e.contentHash as string,
-          title: e.title,
-          file: e.file as string,
-          supersededBy: e.supersededBy ?? null,
-        });
-      } else out[id] = this.hexAt(i, H_ENTRY);
+      out[id] = this.relinked.has(i) ? this.relinkedHash(i) : this.hexAt(i, H_ENTRY);
     }
     return out;
+  }
+
+  /** Every entry's receipt hash as 8 bytes, by document number (`columnsDelta` compares them). */
+  entryHashSource(): EntryHashSource {
+    return {
+      size: this.ids.length,
+      positionOf: (id) => this.byIdAll.get(id),
+      idAt: (i) => this.ids[i],
+      hashAt: (i) => {
+        if (this.relinked.has(i)) return { buf: Buffer.from(this.relinkedHash(i), 'hex'), at: 0 };
+        const f = this.fileOf(i);
+        return { buf: f.hashes, at: (i - f.base) * HASH_BYTES + H_ENTRY };
+      },
+    };
+  }
+
+  /** The hash of an entry whose successor link was resolved here (not the one stored with its file). */
+  private relinkedHash(i: number): string {
+    const e = this.entryAt(i);
+    return entryHash({
+      status: e.status as string,
+      contentHash: e.contentHash as string,
+      title: e.title,
+      file: e.file as string,
+      supersededBy: e.supersededBy ?? null,
+    });
   }
 }
