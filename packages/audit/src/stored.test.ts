@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { workflowLayout } from '@maestro/fs';
+import { closeStores } from '@maestro/store';
+import { afterEach, describe, expect, it } from 'vitest';
 import { entry } from '../test/entries.js';
 import { buildAudit } from './report.js';
-import { validUntil } from './stored.js';
+import { saveReport, storedInputs, storedReport, storedSummary, validUntil } from './stored.js';
 
 const entries = [
   entry('S-1-old', { date: '2026-01-01' }),
@@ -53,5 +59,73 @@ describe('validUntil (how long a stored audit holds)', () => {
     // Once stale, the contested finding changes every UTC midnight.
     const later = Date.parse('2026-03-10T12:00:00Z');
     expect(validUntil(entries, new Date(later))).toBe(Date.parse('2026-03-11T00:00:00Z') - 60_000);
+  });
+});
+
+describe('stored audit reports', () => {
+  const roots: string[] = [];
+  afterEach(() => {
+    closeStores();
+    for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+  });
+  const project = () => {
+    const root = mkdtempSync(join(tmpdir(), 'maestro-audit-stored-'));
+    roots.push(root);
+    for (const d of ['specs', 'knowhow', 'sessions']) mkdirSync(join(root, '.workflow', d), { recursive: true });
+    return workflowLayout(root);
+  };
+  const now = new Date('2026-02-15T10:00:00Z');
+  const report = buildAudit({ scope: 'all', now, entries, issues: [], files: [] });
+  const inputs = (layout: ReturnType<typeof workflowLayout>, tag = 't') => {
+    const s = storedInputs(layout, { tag, scope: 'all', prune: false, exposure: null });
+    if (!s) throw new Error('no store');
+    return s;
+  };
+  const extra = { now, validUntil: now.getTime() + 3_600_000, codeRefs: [] };
+
+  it('comes back as it was saved, stored deflated; a row that does not hash to what was stored is a miss', () => {
+    const layout = project();
+    const s = inputs(layout);
+    saveReport(s, report, extra);
+    const later = new Date(now.getTime() + 1000);
+    expect(storedReport(s, later)).toEqual({ ...report, generated_at: later.toISOString() });
+    expect(storedSummary(s, later)?.counts).toEqual(report.counts);
+    const row = s.store.db.prepare('SELECT report FROM audit_result WHERE key = ?').get(s.key) as { report: Buffer };
+    expect(Buffer.isBuffer(row.report)).toBe(true);
+    expect(row.report.length).toBeLessThan(JSON.stringify(report).length);
+    // One byte changed: the hash of the stored bytes no longer matches.
+    const bad = Buffer.from(row.report);
+    bad[bad.length >> 1] ^= 0xff;
+    s.store.db.prepare('UPDATE audit_result SET report = ? WHERE key = ?').run(bad, s.key);
+    expect(storedReport(s, later)).toBeNull();
+    // Plain JSON text where the deflated bytes were (a row of the older layout): a miss too.
+    const text = JSON.stringify(report);
+    s.store.db.prepare('UPDATE audit_result SET report = ? WHERE key = ?').run(text, s.key);
+    expect(storedReport(s, later)).toBeNull();
+  });
+
+  it('keeps older reports only while they fit in the byte budget, the newest always', () => {
+    const layout = project();
+    const big = (i: number) => ({ ...report, notes: [randomBytes(3 * 1024 * 1024).toString('base64'), `#${i}`] });
+    const keys: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const s = inputs(layout, `caller-${i}`);
+      keys.push(s.key);
+      const at = new Date(now.getTime() + i * 1000);
+      saveReport(s, big(i) as typeof report, { ...extra, now: at });
+    }
+    const s = inputs(layout, 'caller-4');
+    const rows = s.store.db
+      .prepare('SELECT key, length(report) AS n FROM audit_result ORDER BY computed_at_ms DESC')
+      .all() as { key: string; n: number }[];
+    expect(rows[0].key).toBe(keys[4]);
+    let total = 0;
+    for (const r of rows) total += r.n;
+    // Each deflates to about 3 MiB: not all five fit in 8 MiB, the two newest do.
+    expect(rows.length).toBeLessThan(5);
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(total).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(rows.map((r) => r.key)).toEqual(keys.slice(5 - rows.length).reverse());
+    expect(storedReport(s, new Date(now.getTime() + 5000))?.notes.at(-1)).toBe('#4');
   });
 });

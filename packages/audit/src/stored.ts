@@ -1,5 +1,6 @@
 import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sha256 } from '@maestro/core';
 import { findLeftoverTemps, type WorkflowLayout } from '@maestro/fs';
 import type { KnowledgeEntry } from '@maestro/spec';
@@ -24,8 +25,11 @@ import type { AuditReport, AuditScope, Finding } from './schemas.js';
  * read or written only costs the full audit.
  */
 
-/** Bump when any audit or graph rule changes what a finding says: older rows are dropped, never trusted. */
-export const AUDIT_RESULT_REVISION = '1';
+/**
+ * Bump when any audit or graph rule changes what a finding says, or the rows' layout changes:
+ * older rows are dropped, never trusted. 2: the report is stored deflated (a BLOB).
+ */
+export const AUDIT_RESULT_REVISION = '2';
 
 export const AUDIT_SECTION: SectionSpec = {
   name: 'audit',
@@ -38,7 +42,7 @@ export const AUDIT_SECTION: SectionSpec = {
        code_refs TEXT NOT NULL,
        summary TEXT NOT NULL,
        summary_sha256 TEXT NOT NULL,
-       report TEXT NOT NULL,
+       report BLOB NOT NULL,
        report_sha256 TEXT NOT NULL
      ) WITHOUT ROWID`,
     // Smaller results other commands derive from the same inputs (the gate's per-session checks).
@@ -55,6 +59,18 @@ export const AUDIT_SECTION: SectionSpec = {
 
 /** How many results are kept (one per scope / prune / caller combination in practice). */
 const KEEP_ROWS = 8;
+/**
+ * The report's JSON is stored deflated (raw deflate, zlib's default level): at 100k entries 15 MB
+ * of JSON take 1.8 MB, and reading them back (the hash of the stored bytes, then the inflate)
+ * costs less CPU than hashing the JSON did. The summary, which the gate reads, stays plain text.
+ */
+const REPORT_DEFLATE = { level: 6 } as const;
+/**
+ * Stored reports beyond the newest are kept only while all of them together take at most this
+ * many bytes: at 100k entries a report is about 1.8 MB deflated, and a result for another corpus
+ * state is only of use if the corpus goes back to it.
+ */
+const REPORT_BYTES_KEPT = 8 * 1024 * 1024;
 const DAY_MS = 86_400_000;
 /** A time boundary this close to "now" is not trusted to float arithmetic: no reuse across it. */
 const MARGIN_MS = 60_000;
@@ -197,8 +213,8 @@ interface Meta {
   code_refs: string;
 }
 
-/** The stored payload (`summary` or `report`) when the row for these inputs holds at `now`, else null. */
-function usable(s: StoredInputs, now: Date, column: 'summary' | 'report'): string | null {
+/** The stored payload (`summary`, or `report` deflated) when the row for these inputs holds at `now`, else null. */
+function usable(s: StoredInputs, now: Date, column: 'summary' | 'report'): string | Buffer | null {
   try {
     const meta = s.store
       .prepare('SELECT computed_at_ms, valid_until_ms, code_refs FROM audit_result WHERE key = ?')
@@ -210,7 +226,7 @@ function usable(s: StoredInputs, now: Date, column: 'summary' | 'report'): strin
     for (const r of refs) if (existsSync(join(s.root, r.path)) !== r.exists) return null;
     const row = s.store
       .prepare(`SELECT ${column} AS text, ${column}_sha256 AS sha FROM audit_result WHERE key = ?`)
-      .get(s.key) as { text: string; sha: string } | undefined;
+      .get(s.key) as { text: string | Buffer; sha: string } | undefined;
     // A row that does not hash to what was stored (a torn or hand-edited store) is a miss.
     return row && sha256(row.text) === row.sha ? row.text : null;
   } catch {
@@ -222,7 +238,7 @@ function usable(s: StoredInputs, now: Date, column: 'summary' | 'report'): strin
 export function storedSummary(s: StoredInputs, now: Date): AuditSummary | null {
   const text = usable(s, now, 'summary');
   try {
-    return text === null ? null : (JSON.parse(text) as AuditSummary);
+    return typeof text !== 'string' ? null : (JSON.parse(text) as AuditSummary);
   } catch {
     return null;
   }
@@ -230,9 +246,11 @@ export function storedSummary(s: StoredInputs, now: Date): AuditSummary | null {
 
 /** The stored report for these inputs at `now` (re-stamped with `now`), or null. */
 export function storedReport(s: StoredInputs, now: Date): AuditReport | null {
-  const text = usable(s, now, 'report');
+  const packed = usable(s, now, 'report');
   try {
-    return text === null ? null : { ...(JSON.parse(text) as AuditReport), generated_at: now.toISOString() };
+    if (!Buffer.isBuffer(packed)) return null;
+    const text = inflateRawSync(packed).toString('utf8');
+    return { ...(JSON.parse(text) as AuditReport), generated_at: now.toISOString() };
   } catch {
     return null;
   }
@@ -249,11 +267,13 @@ export function saveReport(
   extra: { now: Date; validUntil: number; codeRefs: readonly CodeRefState[] },
 ): void {
   if (extra.validUntil <= extra.now.getTime()) return; // too close to a time boundary to be reused
-  const text = JSON.stringify(report);
+  const packed = deflateRawSync(JSON.stringify(report), REPORT_DEFLATE);
   const summary = JSON.stringify(summaryOf(report));
   tryWrite(s.store, () => {
+    // Deleted first, so that a replaced row's pages are reused rather than left free in the file.
+    s.store.prepare('DELETE FROM audit_result WHERE key = ?').run(s.key);
     s.store
-      .prepare('INSERT OR REPLACE INTO audit_result VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare('INSERT INTO audit_result VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(
         s.key,
         extra.now.getTime(),
@@ -261,14 +281,20 @@ export function saveReport(
         JSON.stringify(extra.codeRefs),
         summary,
         sha256(summary),
-        text,
-        sha256(text),
+        packed,
+        sha256(packed),
       );
+    // The newest KEEP_ROWS, and of those only as many as fit in REPORT_BYTES_KEPT (the newest always).
     s.store
       .prepare(
-        'DELETE FROM audit_result WHERE key NOT IN (SELECT key FROM audit_result ORDER BY computed_at_ms DESC LIMIT ?)',
+        `DELETE FROM audit_result WHERE key IN (
+           SELECT key FROM (
+             SELECT key, row_number() OVER w AS n, sum(length(report)) OVER w AS total FROM audit_result
+             WINDOW w AS (ORDER BY computed_at_ms DESC, key)
+           ) WHERE n > ? OR (n > 1 AND total > ?)
+         )`,
       )
-      .run(KEEP_ROWS);
+      .run(KEEP_ROWS, REPORT_BYTES_KEPT);
   });
 }
 

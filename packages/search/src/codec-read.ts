@@ -231,27 +231,33 @@ function decodeTerm(src: Source, h: Header, tables: Tables, t: number, postDoc: 
   let doc = 0;
   const bad = () => new CorruptIndexError(`the postings of term ${t} are damaged`);
   for (let p = tables.termStart[t]; p < end; p++) {
-    let delta = 0;
-    let shift = 0;
-    for (;;) {
-      if (at >= buf.length || shift > 28) throw bad();
-      const b = buf[at++];
-      delta += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) break;
-      shift += 7;
+    // delta × 32 + mask × 2 + ones (see codec.ts); the low byte first, so it alone holds mask and ones
+    if (at >= buf.length) throw bad();
+    let b = buf[at++];
+    const mask = (b >> 1) & 15;
+    const ones = b & 1;
+    let delta = (b & 0x7f) >> 5;
+    let scale = 4;
+    while (b >= 0x80) {
+      if (at >= buf.length || scale > 2 ** 40) throw bad();
+      b = buf[at++];
+      delta += (b & 0x7f) * scale;
+      scale *= 128;
     }
-    if (p > tables.termStart[t] && delta === 0) throw bad();
+    if (mask === 0 || (p > tables.termStart[t] && delta === 0)) throw bad();
     doc += delta;
-    if (doc >= h.docs || at >= buf.length) throw bad();
+    if (doc >= h.docs) throw bad();
     postDoc[p] = doc;
-    const mask = buf[at++];
-    if (mask === 0 || mask > 15) throw bad();
     const q = p * 4;
     for (let f = 0; f < 4; f++) {
-      if (mask & (1 << f)) {
+      if (!(mask & (1 << f))) postTf[q + f] = 0;
+      else if (ones) postTf[q + f] = 1;
+      else {
         if (at >= buf.length) throw bad();
-        postTf[q + f] = buf[at++];
-      } else postTf[q + f] = 0;
+        const tf = buf[at++];
+        if (tf === 0) throw bad();
+        postTf[q + f] = tf;
+      }
     }
   }
   if (at !== buf.length) throw bad();

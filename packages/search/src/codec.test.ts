@@ -44,6 +44,39 @@ describe('index.bin', () => {
     }
   });
 
+  it('round-trips every posting: long gaps, several fields, frequencies above one (and the 255 cap)', () => {
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      entry(`S-${i}`, {
+        title: i % 7 === 0 ? 'Retry backoff' : `Rule ${i}`,
+        content:
+          i === 0 || i === 2999
+            ? 'zephyr '.repeat(300)
+            : i % 5 === 0
+              ? `retry ${'backoff '.repeat(i % 13)} jitter`
+              : `plain rule number ${i}`,
+        keywords: i % 11 === 0 ? ['retry'] : [],
+      }),
+    );
+    const built = buildIndex(many);
+    const { index } = decodeIndex(encodeIndex(built, 'p'));
+    const all = built.terms.map((_, t) => t);
+    index.prepare?.(all);
+    expect(index.terms).toEqual(built.terms);
+    expect([...index.termStart]).toEqual([...built.termStart]);
+    expect(
+      Buffer.from(index.postDoc.buffer, index.postDoc.byteOffset, index.postDoc.byteLength).equals(
+        Buffer.from(built.postDoc.buffer, built.postDoc.byteOffset, built.postDoc.byteLength),
+      ),
+    ).toBe(true);
+    expect(
+      Buffer.from(index.postTf.buffer, index.postTf.byteOffset, index.postTf.byteLength).equals(
+        Buffer.from(built.postTf.buffer, built.postTf.byteOffset, built.postTf.byteLength),
+      ),
+    ).toBe(true);
+    expect([...built.postTf].some((tf) => tf > 1)).toBe(true);
+    expect([...built.postTf]).toContain(255);
+  });
+
   it('decodes from an unaligned buffer', () => {
     const bytes = encodeIndex(buildIndex(corpus), 'x');
     const shifted = Buffer.alloc(bytes.length + 3);

@@ -17,9 +17,11 @@ import type { IndexDoc, SearchIndex } from './model.js';
  * `textIndex` (u32 × 4 per document: block, offset, length, crc32; see below) and `textBlocks`
  * (u32 × 3: offset, compressed length, raw length), and `recordBlocks` (the same for `records`).
  * The rest is read only where a query needs it:
- * - `postings`: per term, per document in increasing order, a varint document delta, a byte whose
- *   low 4 bits say which fields have the term, and those fields' frequencies (one byte each). A
- *   query decodes only its own terms' postings.
+ * - `postings`: per term, per document in increasing order, one varint `delta × 32 + mask × 2 +
+ *   ones` (the document delta; `mask`, 4 bits: which fields have the term; `ones`: 1 when each of
+ *   those fields has it once), then, unless `ones`, those fields' frequencies (one byte each). Most
+ *   postings are one byte: a small delta, one field, frequency 1. A query decodes only its own
+ *   terms' postings.
  * - `records`: one JSON tuple per document, in document order, cut into blocks of about
  *   `RECORD_BLOCK_BYTES` each deflated on its own (as `text`); a block is inflated and a tuple
  *   parsed when that document is shown, compared or faceted.
@@ -275,11 +277,12 @@ class ByteWriter {
     this.buf = next;
   }
 
+  /** A non-negative integer below 2^53, 7 bits per byte (low bits first). */
   varint(x: number): void {
-    this.room(5);
+    this.room(8);
     while (x >= 0x80) {
-      this.buf[this.length++] = (x & 0x7f) | 0x80;
-      x >>>= 7;
+      this.buf[this.length++] = (x % 0x80) | 0x80;
+      x = Math.floor(x / 0x80);
     }
     this.buf[this.length++] = x;
   }
@@ -301,12 +304,12 @@ function encodePostings(index: SearchIndex): { termByte: Uint32Array; data: Uint
     termByte[t] = w.length;
     let prev = 0;
     for (let p = termStart[t]; p < termStart[t + 1]; p++) {
-      w.varint(postDoc[p] - prev);
-      prev = postDoc[p];
       const q = p * 4;
       const mask = (postTf[q] ? 1 : 0) | (postTf[q + 1] ? 2 : 0) | (postTf[q + 2] ? 4 : 0) | (postTf[q + 3] ? 8 : 0);
-      w.byte(mask);
-      for (let f = 0; f < 4; f++) if (postTf[q + f]) w.byte(postTf[q + f]);
+      const ones = postTf[q] < 2 && postTf[q + 1] < 2 && postTf[q + 2] < 2 && postTf[q + 3] < 2 ? 1 : 0;
+      w.varint((postDoc[p] - prev) * 32 + mask * 2 + ones);
+      prev = postDoc[p];
+      if (!ones) for (let f = 0; f < 4; f++) if (postTf[q + f]) w.byte(postTf[q + f]);
     }
   }
   termByte[index.terms.length] = w.length;

@@ -6,8 +6,8 @@
 
 /** Stored in the index manifest; an index built with another revision is rebuilt, never reused. */
 export const TOKENIZER_REVISION = 'tok-4';
-/** Binary layout version of `index.bin`. */
-export const INDEX_FORMAT = 3;
+/** Binary layout version of `index.bin` (4: one varint per posting for its delta, fields and "all once"). */
+export const INDEX_FORMAT = 4;
 
 /** The four BM25F fields, in storage order. */
 export const FIELDS = ['title', 'tags', 'description', 'body'] as const;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fixedRuntime } from '@maestro/core';
@@ -244,6 +244,37 @@ describe('the match section gives the verdicts of the in-memory index', () => {
     expect(old?.supersededBy).toMatch(/^knowhow-/);
     expect(old?.supersededBy).not.toBe(knowhow[0].replace(/\.md$/, ''));
   }, 300_000);
+
+  it('a re-derived file row takes the place of the row it replaces (no copy left free in the file)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'maestro-match-pages-'));
+    roots.push(root);
+    const layout = workflowLayout(root);
+    mkdirSync(layout.specs, { recursive: true });
+    mkdirSync(layout.knowhow, { recursive: true });
+    const entryText = (i: number) =>
+      `<spec-entry category="arch" keywords="k${i % 50}" date="2026-05-01" title="Rule ${i} about caches and queues">\n\n### Rule ${i} about caches and queues\n\nEvery worker ${i} keeps its queue ${i % 97} beside the cache ${i % 89}.\n\n</spec-entry>\n`;
+    const head = '---\ntitle: "Architecture"\ncategory: arch\n---\n\n# Architecture\n\n## Entries\n\n';
+    const spec = join(layout.specs, 'architecture-constraints.md');
+    writeFileSync(spec, head + Array.from({ length: 4000 }, (_, i) => entryText(i)).join('\n'));
+    const sync = async () => {
+      newProcess();
+      const m = await matchingCorpus(layout, corpusFingerprintSync(layout).fingerprint);
+      expect(m.source).toBe('store');
+      const { db } = openStore(layout);
+      const row = db
+        .prepare('SELECT length(dir) + length(body) + length(hashes) + length(terms) AS n FROM match_files')
+        .get() as { n: number };
+      const free =
+        Number(db.pragma('freelist_count', { simple: true })) * Number(db.pragma('page_size', { simple: true }));
+      return { row: row.n, free, parsed: m.parsed };
+    };
+    expect((await sync()).parsed).toBe(1);
+    appendFileSync(spec, `\n${entryText(4000)}`);
+    const after = await sync();
+    expect(after.parsed).toBe(1);
+    expect(after.row).toBeGreaterThan(200_000);
+    expect(after.free).toBeLessThan(after.row / 4);
+  }, 120_000);
 
   it('an index kept by a long-lived process knows when the rows changed under it', async () => {
     const p = stage('quill');

@@ -337,6 +337,10 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
       for (const id of stored.terms.ids(p)) delta.removed(id, fid * SLOT + p);
     }
   }
+  // Deleted first: a replaced row's pages are freed before the new row's are taken, so the new
+  // row reuses them (INSERT OR REPLACE takes the new pages first and leaves the old ones free in
+  // the file: a second copy of the largest file's row, kept for good).
+  s.deleteFile.run(fid);
   s.putFile.run(fid, d.path, d.sha256, d.entries, JSON.stringify(d.dir), JSON.stringify(d.body), hashes, out.bytes());
   return true;
 }
