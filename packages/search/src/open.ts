@@ -116,8 +116,8 @@ async function refresh(
   if (!p.prev) prestartWorker(corpusBytes(layout.workflow));
   let up: Awaited<ReturnType<typeof updateIndex>>;
   try {
-    const corpus = o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout);
-    up = await updateIndex(p.prev, corpus);
+    // The corpus is not held here: once its documents are taken, its entries can be collected.
+    up = await updateIndex(p.prev, o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout));
   } finally {
     releaseWorker();
   }
