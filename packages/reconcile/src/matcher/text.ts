@@ -34,37 +34,7 @@ export function exactKeyOfNormal(norm: string): string {
   const plain =
     norm.includes('**') || norm.includes('__') ? norm.replace(EMPHASIS, '').replace(/\s+/g, ' ').trim() : norm;
   const bare = plain.replace(TRAILING, '').trimEnd();
-  return sha256(dropLooseSpaces(bare));
-}
-
-/** Whitespace next to a CJK character or any punctuation removed (`LOOSE_SPACE`). */
-export function dropLooseSpaces(text: string): string {
-  return ASCII_SINGLE_SPACED.test(text) ? dropLooseAsciiSpaces(text) : text.replace(LOOSE_SPACE, '');
-}
-
-/** Printable ASCII whose only whitespace is single spaces: `dropLooseAsciiSpaces` applies. */
-const ASCII_SINGLE_SPACED = /^(?:[\x21-\x7e]| (?! ))*$/;
-
-function isAsciiAlnum(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-}
-
-/**
- * `text.replace(LOOSE_SPACE, '')` for a text `ASCII_SINGLE_SPACED` accepts, without the Unicode
- * regexp: each space goes when the character before or after it is not a letter or digit.
- */
-function dropLooseAsciiSpaces(text: string): string {
-  let out = '';
-  let from = 0;
-  for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) {
-    const loose =
-      (i + 1 < text.length && !isAsciiAlnum(text.charCodeAt(i + 1))) ||
-      (i > 0 && !isAsciiAlnum(text.charCodeAt(i - 1)));
-    if (!loose) continue;
-    out += text.slice(from, i);
-    from = i + 1;
-  }
-  return from === 0 ? text : out + text.slice(from);
+  return sha256(bare.replace(LOOSE_SPACE, ''));
 }
 
 const REF_TOKEN = /\p{Script=Han}|[\p{L}\p{N}_-]+/gu;
