@@ -192,6 +192,21 @@ describe('index.bin', () => {
     for (let d = 0; d < built.size; d++) expect(again.body(d)).toBe(bodies[d]);
   });
 
+  it('stores a string body as the very bytes of its UTF-8, surrogate halves at its edges included', () => {
+    const texts = ['plain', '\ud83d', '\ude00 tail', 'héllo 认证', '', 'end \ud83d', '\ude00', 'x'.repeat(40)];
+    const asStrings = new TextBuilder(texts.length, 16);
+    const asBytes = new TextBuilder(texts.length, 16);
+    texts.forEach((t, d) => {
+      asStrings.add(d, t);
+      asBytes.addBytes(d, Buffer.from(t, 'utf8'));
+    });
+    const a = asStrings.finish();
+    const b = asBytes.finish();
+    expect(Array.from(a.index)).toEqual(Array.from(b.index));
+    expect(a.rawLengths).toEqual(b.rawLengths);
+    expect(Buffer.concat(a.blocks).equals(Buffer.concat(b.blocks))).toBe(true);
+  });
+
   it('encodes an empty corpus', () => {
     const { index } = decodeIndex(encodeIndex(buildIndex([]), 'e'));
     expect(index.size).toBe(0);

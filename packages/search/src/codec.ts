@@ -192,12 +192,22 @@ export function compressBodiesSync(bodies: readonly string[], breaks: readonly n
   return out.finish();
 }
 
+/** A string whose UTF-8 is the same alone or joined to others: no surrogate half at either end. */
+function joinable(p: Buffer | string): boolean {
+  if (typeof p !== 'string') return false;
+  if (p.length === 0) return true;
+  const first = p.charCodeAt(0);
+  const last = p.charCodeAt(p.length - 1);
+  return !(first >= 0xdc00 && first <= 0xdfff) && !(last >= 0xd800 && last <= 0xdbff);
+}
+
 /** Builds the text sections document by document, or by copying another index's blocks. */
 export class TextBuilder {
   private readonly index: Uint32Array;
   private readonly blocks: Buffer[] = [];
   private readonly rawLengths: number[] = [];
-  private parts: Buffer[] = [];
+  /** The current block's bodies: UTF-8 bytes, or strings (encoded together when the block ends). */
+  private parts: (Buffer | string)[] = [];
   private size = 0;
 
   constructor(
@@ -210,28 +220,43 @@ export class TextBuilder {
   /** Ends the current block (if it has anything). */
   flush(): void {
     if (this.parts.length === 0) return;
-    this.blocks.push(
-      deflateRawSync(this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size), DEFLATE),
-    );
+    const parts = this.parts;
+    // Strings are encoded joined unless a lone surrogate at an edge would pair up with its neighbour's.
+    const raw = parts.every(joinable)
+      ? Buffer.from(parts.join(''), 'utf8')
+      : parts.length === 1
+        ? (parts[0] as Buffer)
+        : Buffer.concat(
+            parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)),
+            this.size,
+          );
+    this.blocks.push(deflateRawSync(raw, DEFLATE));
     this.rawLengths.push(this.size);
     this.parts = [];
     this.size = 0;
   }
 
+  /** Stores a body given as a string: the same bytes as `addBytes` of its UTF-8, encoded once per block. */
   add(d: number, body: string): void {
-    this.addBytes(d, Buffer.from(body, 'utf8'));
+    this.place(d, Buffer.byteLength(body, 'utf8'));
+    this.parts.push(body);
   }
 
   /** Stores a body given as its UTF-8 bytes. */
   addBytes(d: number, b: Buffer): void {
+    this.place(d, b.length);
+    this.parts.push(b);
+  }
+
+  /** Records where a body of `length` bytes goes (a new block when the current one is full). */
+  private place(d: number, length: number): void {
     if (this.size >= this.blockBytes) this.flush();
     const w = d * TEXT_INDEX_WIDTH;
     this.index[w] = this.blocks.length;
     this.index[w + 1] = this.size;
-    this.index[w + 2] = b.length;
+    this.index[w + 2] = length;
     this.index[w + 3] = 0;
-    this.parts.push(b);
-    this.size += b.length;
+    this.size += length;
   }
 
   /** Records a body that is `length` bytes at `offset` of the document's own file (not stored). */

@@ -116,8 +116,8 @@ async function refresh(
   if (!p.prev) prestartWorker(corpusBytes(layout.workflow));
   let up: Awaited<ReturnType<typeof updateIndex>>;
   try {
-    const corpus = o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout);
-    up = await updateIndex(p.prev, corpus);
+    // The corpus is not held here: once its documents are taken, its entries can be collected.
+    up = await updateIndex(p.prev, o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout));
   } finally {
     releaseWorker();
   }
@@ -178,6 +178,47 @@ function locateBodies(bytes: Buffer | null, bodies: readonly Buffer[]): ([number
   });
 }
 
+/** The file as a string when every byte is ASCII (then offsets in it are byte offsets), else null. */
+function asciiText(bytes: Buffer): string | null {
+  const text = bytes.toString('latin1');
+  return ASCII_ONLY.test(text) ? text : null;
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/**
+ * `locateBodies` for an ASCII file given as a string: the same ranges, found by string search
+ * (a body with any other character is found nowhere in it, as its UTF-8 bytes would not be).
+ */
+function locateBodyStrings(
+  text: string,
+  first: number,
+  count: number,
+  body: (d: number) => string,
+): ([number, number] | null)[] {
+  let cursor = 0;
+  let misses = 0;
+  const out: ([number, number] | null)[] = [];
+  for (let d = first; d < first + count; d++) {
+    const b = body(d);
+    if (misses > MAX_MISSES || b.length === 0) {
+      out.push(null);
+      continue;
+    }
+    // First in the window after the previous body, else the first anywhere (as `locateBodies`).
+    const near = text.indexOf(b, cursor);
+    const at = near >= 0 && near - cursor <= LOOKAHEAD ? near : text.indexOf(b);
+    if (at < 0 || at + b.length > 0xffffffff) {
+      misses++;
+      out.push(null);
+      continue;
+    }
+    cursor = at + b.length;
+    out.push([at, b.length]);
+  }
+  return out;
+}
+
 function readOrNull(path: string): Buffer | null {
   try {
     return readFileSync(path);
@@ -208,9 +249,21 @@ function textOf(up: UpdatedIndex, prev: SearchIndex | null, workflow: string): T
       continue;
     }
     out.flush();
+    const file = readOrNull(join(workflow, f.path));
+    const text = file ? asciiText(file) : null;
+    if (file && text !== null) {
+      // An ASCII file: its characters are its bytes, so its bodies are looked for as strings (no
+      // UTF-8 copy of each body); a body found is those very bytes of the file.
+      const ranges = locateBodyStrings(text, f.first, f.count, (d) => up.index.body(d));
+      ranges.forEach((range, i) => {
+        if (range) out.inFile(f.first + i, range[0], range[1], crc32(file.subarray(range[0], range[0] + range[1])));
+        else out.add(f.first + i, up.index.body(f.first + i));
+      });
+      continue;
+    }
     const bodies: Buffer[] = [];
     for (let d = f.first; d < f.first + f.count; d++) bodies.push(Buffer.from(up.index.body(d), 'utf8'));
-    const ranges = locateBodies(readOrNull(join(workflow, f.path)), bodies);
+    const ranges = locateBodies(file, bodies);
     ranges.forEach((range, i) => {
       if (range) out.inFile(f.first + i, range[0], range[1], crc32(bodies[i]));
       else out.addBytes(f.first + i, bodies[i]);

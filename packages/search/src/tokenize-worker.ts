@@ -7,29 +7,33 @@ import { docsHashJson } from './tokenize-pool.js';
 
 function run(input: WorkerInput): WorkerOutput {
   const { docJson, bodies, hashGroups } = input;
-  const docs = docJson.map((j) => JSON.parse(j) as IndexDoc);
   const table = new TermTable();
-  const offsets = new Uint32Array(docs.length + 1);
-  const lengths = new Uint32Array(docs.length * 4);
-  let ids: number[] = [];
-  const tfParts: Uint8Array[] = [];
-  for (let d = 0; d < docs.length; d++) {
-    const local = tokenizeFields(fieldTexts(docs[d], bodies[d]));
-    for (const t of local.terms) ids.push(table.intern(t));
-    tfParts.push(local.tfs);
+  const offsets = new Uint32Array(docJson.length + 1);
+  const lengths = new Uint32Array(docJson.length * 4);
+  // Term ids and frequencies grow in typed arrays (a number[] of every posting costs several times more).
+  let termIds = new Uint32Array(1 << 16);
+  let tfs = new Uint8Array(termIds.length * 4);
+  let n = 0;
+  for (let d = 0; d < docJson.length; d++) {
+    const local = tokenizeFields(fieldTexts(JSON.parse(docJson[d]) as IndexDoc, bodies[d]));
+    if (n + local.terms.length > termIds.length) {
+      let size = termIds.length * 2;
+      while (size < n + local.terms.length) size *= 2;
+      const ids = new Uint32Array(size);
+      ids.set(termIds.subarray(0, n));
+      termIds = ids;
+      const f = new Uint8Array(size * 4);
+      f.set(tfs.subarray(0, n * 4));
+      tfs = f;
+    }
+    for (const t of local.terms) termIds[n++] = table.intern(t);
+    tfs.set(local.tfs, (n - local.terms.length) * 4);
     for (let f = 0; f < 4; f++) lengths[d * 4 + f] = local.lengths[f];
-    offsets[d + 1] = ids.length;
-  }
-  const termIds = Uint32Array.from(ids);
-  ids = [];
-  const tfs = new Uint8Array(termIds.length * 4);
-  let at = 0;
-  for (const p of tfParts) {
-    tfs.set(p, at);
-    at += p.length;
+    offsets[d + 1] = n;
   }
   const hashes = hashGroups.map(([from, to]) => docsHashJson(docJson.slice(from, to), bodies.slice(from, to)));
-  return { terms: table.terms, termIds, tfs, offsets, lengths, hashes };
+  // Exact-length copies: their buffers are moved to the calling thread as they are.
+  return { terms: table.terms, termIds: termIds.slice(0, n), tfs: tfs.slice(0, n * 4), offsets, lengths, hashes };
 }
 
 // The input comes as a message, so that the worker can be started (and load its modules) while

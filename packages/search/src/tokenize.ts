@@ -33,6 +33,7 @@ const CJK_CHAR = new RegExp(`^[${CJK}]$`, 'v');
 const WORD_CHAR_1 = new RegExp(`^[${WORD_CHAR}]$`, 'v');
 const PIECE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+\p{N}*|\p{Lu}+\p{N}*|\p{N}+|[^\p{Lu}\p{Ll}\p{N}_]+/gu;
 const SIMPLE_WORD = /^[A-Z]?[a-z0-9]+$/;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_ALPHA = /^[a-z]+$/;
 
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -122,7 +123,8 @@ function classOf(cp: number): number {
  * dump adds no terms). Characters are code points; anything else separates runs.
  */
 function runs(text: string, onWord: (word: string) => void, onHan: (run: string) => void): void {
-  const s = text.normalize('NFKC');
+  // ASCII is already in NFKC form: the ICU call is skipped for it (as `normalizeText` does).
+  const s = ASCII_ONLY.test(text) ? text : text.normalize('NFKC');
   const n = s.length;
   let i = 0;
   while (i < n) {

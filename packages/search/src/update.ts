@@ -41,6 +41,8 @@ interface FilePlan {
   size: number;
   mtimeMs: number;
   entries: KnowledgeEntry[];
+  /** How many entries the file has (its `entries` are let go once tokenised). */
+  count: number;
   /** Null when the file cannot be reused anyway (new, or its documents moved): hashed while tokenising. */
   hash: string | null;
   /** The previous manifest record when its documents can be reused as they are. */
@@ -82,7 +84,7 @@ function plan(prev: PreviousIndex | null, corpus: Corpus): FilePlan[] {
       !isRacy(o.mtime_ms, prev!.manifest.built_at_ms);
     const hash = statSame ? o.hash : usable && o.count === g.entries.length ? entriesHash(g.entries) : null;
     const reuse = usable && o.hash === hash && o.count === g.entries.length ? o : null;
-    return { ...g, hash, reuse };
+    return { ...g, count: g.entries.length, hash, reuse };
   });
 }
 
@@ -114,7 +116,7 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
     mtime_ms: f.mtimeMs,
     hash,
     first,
-    count: f.entries.length,
+    count: f.count,
   });
   if (unchanged) {
     let first = 0;
@@ -136,6 +138,9 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
     bodies: f.entries.map((e) => indexedText(e.content)),
     hash: f.hash,
   }));
+  // Their documents taken, the entries of the files to tokenise are let go (with the corpus, which
+  // the caller does not hold): a cold build of a large corpus holds one copy of it, not two.
+  for (const f of todo) f.entries = [];
   const tokenized = await tokenizeGroups(groups, table);
   const forward: ForwardDoc[] = [];
   const records: ManifestFile[] = [];
@@ -164,7 +169,7 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
     } else {
       records.push(record(f, forward.length, tokenized.hashes[t]));
       for (const fd of tokenized.forward[t++]) forward.push(fd);
-      reindexed += f.entries.length;
+      reindexed += f.count;
     }
   }
   return { index: assembleIndex(forward, table), files: records, issues, reindexed, changed: true, reused };

@@ -244,8 +244,9 @@ export function docView(index: MatchIndex, i: number): View {
 export function docKeys(entry: Pick<MatchableEntry, 'title' | 'content'>): string[] {
   // Content first: the sketch pairs terms in reading order, as a candidate's content does.
   const terms = indexTerms(`${entry.content}\n${entry.title ?? ''}`);
-  const out = [...terms];
-  for (const key of sketchKeys(terms)) if (!terms.has(key)) out.push(key);
+  const out = Array.from(terms);
+  const sketch = sketchKeys(out);
+  for (let i = 0; i < sketch.length; i++) if (!terms.has(sketch[i])) out.push(sketch[i]);
   return out;
 }
 
@@ -349,17 +350,30 @@ function pairHashes(terms: Iterable<string>): number[] {
   const out: number[] = [];
   let prev: string | null = null;
   for (const t of terms) {
-    if (t.startsWith('alt:') || t.startsWith('dim:')) continue;
+    if (notPaired(t)) continue;
     if (prev !== null) out.push(fnvOn(pairPrefix(prev), t));
     prev = t;
   }
   return out;
 }
 
+/** `alt:` and `dim:` keys take no part in pairs. */
+function notPaired(t: string): boolean {
+  return t.charCodeAt(3) === 58 && (t.startsWith('alt:') || t.startsWith('dim:'));
+}
+
 /** The SKETCH_SIZE smallest distinct pair hashes as keys, ascending (no sort of every pair). */
 export function sketchKeys(terms: Iterable<string>): string[] {
   const least: number[] = [];
-  for (const h of pairHashes(terms)) {
+  let prev: string | null = null;
+  for (const t of terms) {
+    if (notPaired(t)) continue;
+    if (prev === null) {
+      prev = t;
+      continue;
+    }
+    const h = fnvOn(pairPrefix(prev), t);
+    prev = t;
     if (least.length === SKETCH_SIZE && h >= least[SKETCH_SIZE - 1]) continue;
     let at = least.length;
     while (at > 0 && least[at - 1] > h) at--;

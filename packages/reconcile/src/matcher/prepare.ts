@@ -29,13 +29,18 @@ const STANDARD = /\b(iso|rfc|pep|cwe|cve|utf|sha|ecma|wcag|ieee)[ -]?(\d+)\b/gi;
  * number, NFKC, lower case, contractions spelled out, quote characters turned into spaces.
  */
 export function prepare(text: string): string {
-  return quietCode(text)
+  // The passes below that need a backtick or an apostrophe are skipped for a text without one.
+  const lower = (text.includes('`') ? quietCode(text) : text)
     .replace(STANDARD, '$1-$2')
     .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\bcan['’]t\b/g, 'cannot')
-    .replace(/\bwon['’]t\b/g, 'will not')
-    .replace(/\bshan['’]t\b/g, 'shall not')
-    .replace(/n['’]t\b/g, ' not')
-    .replace(/["'“”‘’`「」『』]/g, ' ');
+    .toLowerCase();
+  const spelled =
+    lower.includes("'") || lower.includes('’')
+      ? lower
+          .replace(/\bcan['’]t\b/g, 'cannot')
+          .replace(/\bwon['’]t\b/g, 'will not')
+          .replace(/\bshan['’]t\b/g, 'shall not')
+          .replace(/n['’]t\b/g, ' not')
+      : lower;
+  return spelled.replace(/["'“”‘’`「」『』]/g, ' ');
 }

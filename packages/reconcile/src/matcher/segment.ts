@@ -24,25 +24,22 @@ function latinStart(c: number): boolean {
 export function segment(fragment: string): Unit[] {
   const tokens = fragment.match(TOKEN) ?? [];
   const units: Unit[] = [];
+  // The Latin words of the current run, a trailing `-` or `.` cut off.
   let latin: string[] = [];
-  const flushLatin = () => {
-    if (latin.length) appendAll(units, segmentLatin(latin));
-    latin = [];
-  };
   for (const token of tokens) {
     if (token.startsWith('§')) {
-      flushLatin();
+      if (latin.length) latin = segmentLatin(latin, units);
       units.push(token === '§p' ? { kind: 'path' } : { kind: 'num', index: Number(token.slice(2)) });
     } else if (!latinStart(token.charCodeAt(0))) {
       // TOKEN's third kind: a run of Han characters.
-      flushLatin();
+      if (latin.length) latin = segmentLatin(latin, units);
       appendAll(units, segmentHan(token));
     } else {
       const last = token.charCodeAt(token.length - 1);
       latin.push(last === 45 || last === 46 ? token.replace(/[-.]+$/, '') : token);
     }
   }
-  flushLatin();
+  if (latin.length) segmentLatin(latin, units);
   return units;
 }
 
@@ -82,32 +79,41 @@ function infoOf(w: string): WordInfo {
   return info;
 }
 
-function segmentLatin(words: string[]): Unit[] {
+/** Appends the units of a run of Latin words to `out`; returns a fresh empty run. */
+function segmentLatin(words: string[], out: Unit[]): string[] {
   const lex = lexicon();
-  const infos = words.map(infoOf);
-  const out: Unit[] = [];
+  const n = words.length;
+  const infos: WordInfo[] = new Array(n);
+  for (let k = 0; k < n; k++) infos[k] = infoOf(words[k]);
   let i = 0;
-  while (i < words.length) {
+  while (i < n) {
     const info = infos[i];
-    let len = Math.min(info.phrase, words.length - i);
-    for (; len >= 2; len--) {
-      const key = infos
-        .slice(i, i + len)
-        .map((x) => x.stem)
-        .join(' ');
-      const entry = lex.latin.get(key);
-      if (!entry) continue;
-      out.push({ kind: 'lex', entry, surface: words.slice(i, i + len).join(' ') });
-      break;
+    const max = Math.min(info.phrase, n - i);
+    let len = 0;
+    if (max >= 2) {
+      // The phrase keys starting here (stems joined by spaces), tried longest first.
+      const keys: string[] = [];
+      let key = info.stem;
+      for (let k = 1; k < max; k++) {
+        key = `${key} ${infos[i + k].stem}`;
+        keys.push(key);
+      }
+      for (len = max; len >= 2; len--) {
+        const entry = lex.latin.get(keys[len - 2]);
+        if (!entry) continue;
+        out.push({ kind: 'lex', entry, surface: words.slice(i, i + len).join(' ') });
+        break;
+      }
     }
     if (len >= 2) {
       i += len;
       continue;
     }
-    for (const u of info.units) out.push(u);
+    const units = info.units;
+    for (let k = 0; k < units.length; k++) out.push(units[k]);
     i++;
   }
-  return out;
+  return [];
 }
 
 const EXTENSIONS = new Set([

@@ -1,4 +1,4 @@
-import { hashJson } from '@maestro/core';
+import { hashJson, sha256 } from '@maestro/core';
 import type { CorpusIndex, MatchIndex } from '../matcher/corpus-index.js';
 import { reconcile } from '../matcher/reconcile.js';
 import type { Match, MatchableEntry, Verdict } from '../matcher/types.js';
@@ -20,7 +20,8 @@ export interface EntryFacts {
  * the same entry.
  */
 export function entryHash(e: EntryFacts): string {
-  return hashJson([e.status, e.contentHash, e.title, e.file, e.supersededBy]).slice(0, 16);
+  // `hashJson` of an array of strings and nulls is the hash of its plain JSON: no key sorting to do.
+  return sha256(JSON.stringify([e.status, e.contentHash, e.title, e.file, e.supersededBy])).slice(0, 16);
 }
 
 /** Every entry's hash, keyed by id in id order (what `corpus_entries` of a receipt holds). */

@@ -54,10 +54,11 @@ const WINDOW = 1 << 16;
  */
 export function deriveFile(path: string, buf: Uint8Array, sha: string, known: KnownTexts | null): DerivedFile {
   const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  const text = bytes.toString('utf8');
   // The entries `loadCorpus` reads, with the file's spec rows: the next single-entry command
   // (`spec add`, `load --id`) then finds the spec section current without parsing the corpus.
   const parsed = parseCorpusFileRows(path, bytes, sha);
+  // The text that parse decoded (kept for a valid UTF-8 spec file), not a second copy.
+  const text = parsed.rows.text ?? bytes.toString('utf8');
   const entries = parsed.entries;
   const spec = encodeSpecRow(parsed.rows);
   const n = entries.length;

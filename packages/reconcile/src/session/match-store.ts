@@ -78,7 +78,16 @@ function runWorker(script: string, jobs: DeriveJob[]): Promise<DerivedFile[] | n
     // A worker that cannot run (no threads, out of memory) is no reason to fail: this thread derives.
     worker.once('error', () => finish(null));
     worker.once('exit', () => finish(null));
-    worker.postMessage(jobs);
+    // A file's bytes that fill their own buffer are moved, not copied: this thread lets them go
+    // anyway, and a copy would hold the worker's half of the corpus twice until the next collection.
+    const moved = new Set<ArrayBuffer>();
+    for (const j of jobs) {
+      const b = j.bytes;
+      if (b && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer) {
+        moved.add(b.buffer);
+      }
+    }
+    worker.postMessage(jobs, Array.from(moved));
   });
 }
 
@@ -127,7 +136,7 @@ async function deriveAll(layout: WorkflowLayout, jobs: DeriveJob[]): Promise<Der
     }
   }
   const pending = runWorker(script, away);
-  for (const j of away) j.bytes = null; // copied to the worker
+  for (const j of away) j.bytes = null; // moved or copied to the worker
   const local = here(mine);
   let remote = await pending;
   if (!remote) {
