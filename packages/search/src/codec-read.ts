@@ -221,6 +221,9 @@ function checkTables(t: Tables, h: Header): void {
   }
 }
 
+/** Set bits of 0 .. 15 (the fields a posting has a frequency for). */
+const BITS = Uint8Array.from({ length: 16 }, (_, m) => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1));
+
 /** Decodes term `t`'s postings into `postDoc` / `postTf` at its place; throws on any inconsistency. */
 function decodeTerm(src: Source, h: Header, tables: Tables, t: number, postDoc: Uint32Array, postTf: Uint8Array): void {
   const from = tables.termByte[t];
@@ -230,29 +233,30 @@ function decodeTerm(src: Source, h: Header, tables: Tables, t: number, postDoc: 
   let at = 0;
   let doc = 0;
   const bad = () => new CorruptIndexError(`the postings of term ${t} are damaged`);
-  for (let p = tables.termStart[t]; p < end; p++) {
-    let delta = 0;
-    let shift = 0;
-    for (;;) {
-      if (at >= buf.length || shift > 28) throw bad();
-      const b = buf[at++];
+  const len = buf.length;
+  const first = tables.termStart[t];
+  // Often run before the JIT has compiled it: a one-byte delta (the common case) takes no
+  // exponentiation, and the four frequencies are read unrolled after one bounds check.
+  for (let p = first; p < end; p++) {
+    if (at >= len) throw bad();
+    let b = buf[at++];
+    let delta = b & 0x7f;
+    for (let shift = 7; b >= 0x80; shift += 7) {
+      if (at >= len || shift > 28) throw bad();
+      b = buf[at++];
       delta += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) break;
-      shift += 7;
     }
-    if (p > tables.termStart[t] && delta === 0) throw bad();
+    if (p > first && delta === 0) throw bad();
     doc += delta;
-    if (doc >= h.docs || at >= buf.length) throw bad();
+    if (doc >= h.docs || at >= len) throw bad();
     postDoc[p] = doc;
     const mask = buf[at++];
-    if (mask === 0 || mask > 15) throw bad();
+    if (mask === 0 || mask > 15 || at + BITS[mask] > len) throw bad();
     const q = p * 4;
-    for (let f = 0; f < 4; f++) {
-      if (mask & (1 << f)) {
-        if (at >= buf.length) throw bad();
-        postTf[q + f] = buf[at++];
-      } else postTf[q + f] = 0;
-    }
+    postTf[q] = mask & 1 ? buf[at++] : 0;
+    postTf[q + 1] = mask & 2 ? buf[at++] : 0;
+    postTf[q + 2] = mask & 4 ? buf[at++] : 0;
+    postTf[q + 3] = mask & 8 ? buf[at++] : 0;
   }
   if (at !== buf.length) throw bad();
 }
