@@ -1,6 +1,6 @@
 import { appendAll, normalizeText } from '@maestro/core';
 import { adjacencyBonus } from './adjacency.js';
-import { EXPANSION, FIELD_CONFIG, FIELDS, RANKING } from './config.js';
+import { FIELD_CONFIG, FIELDS, RANKING } from './config.js';
 import { type Alternative, expandQuery } from './expand.js';
 import { CandidateHeap, drainBestFirst } from './heap.js';
 import { FLAG_DEPRECATED, FLAG_KNOWHOW, type RankOptions, type SearchIndex } from './model.js';
@@ -394,11 +394,6 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
   return { candidates: best.map((i) => candidateAt(passed, i)), total: passed.count, totalExact: true, alternatives };
 }
 
-/** At least every `cover` of `EXPANSION`, and 1 (a literal match): the most a term adds to coverage per idf. */
-const MAX_COVER = Object.values(EXPANSION).reduce<number>(
-  (m, e) => (typeof e === 'object' && e.cover > m ? e.cover : m),
-  1,
-);
 /** A relative margin over the bound below, far above the rounding of its few operations. */
 const BOUND_SLACK = 1 + 1e-9;
 
@@ -406,8 +401,8 @@ const BOUND_SLACK = 1 + 1e-9;
  * The documents of `touched` that have every phrase's terms and pass the facets, with their final
  * score (BM25F × coverage × decay), into `out.docs` / `out.scores`; returns how many passed. With
  * `top` (a worst-first heap of capacity `pool`), only the best `pool` are kept, in `top`, and the
- * others' slots reused: once it is full, an entry whose BM25F alone (coverage and decay are at most
- * 1) cannot beat the worst kept one is only counted, never scored. On its own for the JIT, as
+ * others' slots reused: once it is full, an entry whose BM25F × coverage cannot beat the worst kept
+ * one (a decay factor is at most 1) is only counted, its decay never looked up. On its own for the JIT, as
  * `literalPostings`.
  */
 function passTouched(
@@ -432,8 +427,8 @@ function passTouched(
   const knowhowFlag = FLAG_KNOWHOW;
   const deprecatedFlag = FLAG_DEPRECATED;
   const skipDeprecated = pass === null && hideDeprecated;
-  // factor × decay ≤ bound (coverage ≤ MAX_COVER, decay ≤ 1), with a margin for rounding.
-  const bound = (floor + rest * MAX_COVER) * Math.max(1, RANKING.decayFloor + (1 - RANKING.decayFloor)) * BOUND_SLACK;
+  // The most a decay factor can be (with a margin for rounding): the score is at most BM25F × coverage × this.
+  const maxDecay = Math.max(1, RANKING.decayFloor + (1 - RANKING.decayFloor)) * BOUND_SLACK;
   const keep = top === null ? 0 : top.capacity;
   let full = false;
   let worst = Number.NEGATIVE_INFINITY;
@@ -447,8 +442,8 @@ function passTouched(
     if ((mask[d] & needed) !== needed) continue;
     if (pass !== null ? !pass(d) : skipDeprecated && (flags[d] & deprecatedFlag) !== 0) continue;
     count++;
-    if (full && acc[d] * bound < worst) continue;
     const factor = queryIdf > 0 ? floor + rest * (covered[d] / queryIdf) : floor + rest;
+    if (full && acc[d] * factor * maxDecay < worst) continue;
     if (decay[d] === 0) {
       const knowhow = (flags[d] & knowhowFlag) !== 0;
       const days = dateDays[d];
