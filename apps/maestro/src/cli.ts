@@ -152,7 +152,7 @@ async function dispatch(argv: string[], io: CliIO & { progress(line: string): vo
   const result = await mod.run(ctx, args);
   for (const w of result.warnings ?? []) io.stderr(`${diagnostic(w)}\n`);
   // Damage found in the derived-state store by whichever package opened it (moved aside, rebuilt).
-  const { takeStoreNotices } = await import('@maestro/store');
+  const { takeStoreNotices } = await import('@maestro/store/notices');
   for (const n of takeStoreNotices()) if (!(result.warnings ?? []).includes(n)) io.stderr(`${diagnostic(n)}\n`);
   if (json) {
     await checkJson(io, found.entry.path.join(' '), result.data);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CTX, entry } from '../test/entries.js';
 import { topicKeywords } from './bookkeeping.js';
-import { rankEntries } from './rank.js';
+import { rankEntries } from './rank-entries.js';
 
 const ids = (r: { hits: { id: string }[] }) => r.hits.map((h) => h.id);
 

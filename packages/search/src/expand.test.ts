@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CTX, entry } from '../test/entries.js';
-import { rankEntries } from './rank.js';
+import { rankEntries } from './rank-entries.js';
 import { analyzeDocument, queryTerms } from './tokenize.js';
 
 const ids = (r: { hits: { id: string }[] }) => r.hits.map((h) => h.id);

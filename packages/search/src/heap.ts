@@ -7,6 +7,8 @@
 export class CandidateHeap {
   private readonly heap: Int32Array;
   size = 0;
+  /** How many positions it can hold. */
+  readonly capacity: number;
 
   constructor(
     private readonly docs: Int32Array,
@@ -15,7 +17,8 @@ export class CandidateHeap {
     /** true: the best candidate is on top; false: the worst (for keeping the best k). */
     private readonly bestFirst: boolean,
   ) {
-    this.heap = new Int32Array(Math.max(0, capacity));
+    this.capacity = Math.max(0, capacity);
+    this.heap = new Int32Array(this.capacity);
   }
 
   /** True when position a ranks above position b. */
@@ -76,13 +79,8 @@ export class CandidateHeap {
   }
 }
 
-/** Positions of the best `k` of the first `count` candidates, best first. */
-export function bestK(docs: Int32Array, scores: Float64Array, count: number, k: number): number[] {
-  const heap = new CandidateHeap(docs, scores, Math.min(k, count), false);
-  for (let i = 0; i < count; i++) {
-    if (heap.size < k) heap.push(i);
-    else if (k > 0 && heap.better(i, heap.peek())) heap.replaceTop(i);
-  }
+/** Empties a worst-first heap: its positions, best first. */
+export function drainBestFirst(heap: CandidateHeap): number[] {
   const out = new Array<number>(heap.size);
   for (let j = out.length - 1; j >= 0; j--) out[j] = heap.pop();
   return out;

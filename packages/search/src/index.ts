@@ -25,7 +25,8 @@ export { searchIndexDir } from './persist.js';
 export type { ParsedQuery, QueryPhrase } from './query.js';
 export { parseQuery } from './query.js';
 export type { CheckedRankOptions } from './rank.js';
-export { checkRankOptions, rankEntries, rankIndex } from './rank.js';
+export { checkRankOptions, rankIndex } from './rank.js';
+export { rankEntries } from './rank-entries.js';
 export {
   ExposureSnapshotSchema,
   IndexManifestSchema,

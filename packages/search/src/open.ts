@@ -11,8 +11,8 @@ import { CORPUS_DIRS, corpusBytes, staleReason, statDirs } from './freshness.js'
 import { type IndexManifest, MANIFEST_SCHEMA } from './manifest.js';
 import type { SearchIndex } from './model.js';
 import { DATA_FILE, readIndexData, readManifest, searchIndexDir, writeIndexFiles } from './persist.js';
-import { prestartWorker, releaseWorker } from './tokenize-pool.js';
-import { type PreviousIndex, type UpdatedIndex, updateIndex } from './update.js';
+// The updater and the tokenising pool are loaded only when the index is stale (see `refresh`).
+import type { PreviousIndex, UpdatedIndex } from './update.js';
 
 export type IndexStatus = 'fresh' | 'revalidated' | 'updated' | 'built' | 'rebuilt';
 
@@ -110,11 +110,15 @@ async function refresh(
   const warnings = p.problem
     ? [`the search index in ${dir} was unreadable (${p.problem}); rebuilt it from the corpus`]
     : [];
+  const [{ updateIndex }, { prestartWorker, releaseWorker }] = await Promise.all([
+    import('./update.js'),
+    import('./tokenize-pool.js'),
+  ]);
   const builtAtMs = Date.now();
   const dirs = statDirs(layout.workflow, [...CORPUS_DIRS, ...(p.prev?.manifest.dirs.map((d) => d.path) ?? [])]);
   // A build from scratch of a large corpus starts its tokenising worker while the corpus is parsed.
   if (!p.prev) prestartWorker(corpusBytes(layout.workflow));
-  let up: Awaited<ReturnType<typeof updateIndex>>;
+  let up: UpdatedIndex;
   try {
     // The corpus is not held here: once its documents are taken, its entries can be collected.
     up = await updateIndex(p.prev, o.loadCorpus ? o.loadCorpus(layout) : await defaultLoader(layout));

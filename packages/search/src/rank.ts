@@ -1,6 +1,4 @@
 import { inputError } from '@maestro/core';
-import type { KnowledgeEntry } from '@maestro/spec';
-import { buildIndex } from './build.js';
 import { LIMITS, SELECTION } from './config.js';
 import type { Alternative } from './expand.js';
 import type { RankContext, RankedHit, Ranking, RankOptions, SearchIndex } from './model.js';
@@ -85,7 +83,8 @@ function toHit(
       for (const t of alt.terms) if (!matched.includes(t)) matched.push(t);
     }
   }
-  const source = index.body(s.c.doc).trim() ? index.body(s.c.doc) : (doc.description ?? '');
+  const body = index.body(s.c.doc);
+  const source = body.trim() ? body : (doc.description ?? '');
   const snippet = makeSnippet(
     source,
     matched,
@@ -148,14 +147,4 @@ export function rankIndex(
     docs: page.map((s) => s.c.doc),
     exploration_available: o.mode === 'balanced' && ctx.exposure !== null,
   };
-}
-
-/** `rankIndex` over an in-memory index of `entries`: the pure API for callers that hold a corpus. */
-export function rankEntries(
-  entries: readonly KnowledgeEntry[],
-  query: string,
-  options: RankOptions,
-  ctx: RankContext,
-): Ranking {
-  return rankIndex(buildIndex(entries), query, options, ctx);
 }

@@ -1,7 +1,8 @@
 import { appendAll, normalizeText } from '@maestro/core';
-import { EXPANSION, FIELD_CONFIG, FIELDS, RANKING } from './config.js';
+import { adjacencyBonus } from './adjacency.js';
+import { FIELD_CONFIG, FIELDS, RANKING } from './config.js';
 import { type Alternative, expandQuery } from './expand.js';
-import { bestK } from './heap.js';
+import { CandidateHeap, drainBestFirst } from './heap.js';
 import { FLAG_DEPRECATED, FLAG_KNOWHOW, type RankOptions, type SearchIndex } from './model.js';
 import { verifyPhrases } from './phrase.js';
 import type { ParsedQuery } from './query.js';
@@ -112,6 +113,12 @@ export interface Scored {
   alternatives: Alternative[][];
 }
 
+/** Documents in first-touch order: `docs[0 .. count - 1]` (a typed array: no growing list per match). */
+interface Touched {
+  docs: Int32Array;
+  count: number;
+}
+
 interface Accumulated {
   acc: Float64Array;
   /** Sum of the idf of the query terms each document contains (for coverage). */
@@ -120,8 +127,8 @@ interface Accumulated {
   mask: Int32Array;
   /** Query terms (bit i, i < 31) the document matched only through an alternative. */
   altMask: Int32Array;
-  /** Documents with a non-zero score, in first-touch order. */
-  touched: number[];
+  /** Documents with a non-zero score, in first-touch order (a document is touched once: its score only grows). */
+  touched: Touched;
   /** Sum of the idf of every query term, found or not. */
   queryIdf: number;
 }
@@ -145,7 +152,7 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
   const covered = new Float64Array(n);
   const mask = new Int32Array(n);
   const altMask = new Int32Array(n);
-  const touched: number[] = [];
+  const touched: Touched = { docs: new Int32Array(n), count: 0 };
   const idfOf = (r: number) => {
     const df = r < 0 ? 0 : termStart[r + 1] - termStart[r];
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -216,7 +223,7 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
           for (const [d, score] of alternativeScores(index, alt, idfOf, part)) offer(d, alt.weight * score, alt.cover);
       }
       for (const d of reached) {
-        if (acc[d] === 0) touched.push(d);
+        if (acc[d] === 0) touched.docs[touched.count++] = d;
         acc[d] += altBest[d];
         covered[d] += idf * altCover[d];
         altMask[d] |= bit;
@@ -244,9 +251,11 @@ function literalPostings(
   covered: Float64Array,
   mask: Int32Array,
   literal: Int32Array | null,
-  touched: number[],
+  touched: Touched,
 ): void {
   const { postDoc, postTf, lengths, size: n } = index;
+  const touchedDocs = touched.docs;
+  let touchedCount = touched.count;
   const w0 = norm[0];
   const w1 = norm[1];
   const w2 = norm[2];
@@ -270,12 +279,13 @@ function literalPostings(
     if (postTf[q + 1] !== 0) tf += (w1 * postTf[q + 1]) / (c1 + s1 * lengths[l + 1]);
     if (postTf[q + 2] !== 0) tf += (w2 * postTf[q + 2]) / (c2 + s2 * lengths[l + 2]);
     if (postTf[q + 3] !== 0) tf += (w3 * postTf[q + 3]) / (c3 + s3 * lengths[l + 3]);
-    if (acc[d] === 0) touched.push(d);
+    if (acc[d] === 0) touchedDocs[touchedCount++] = d;
     acc[d] += (idf * tf) / (k1 + tf);
     covered[d] += idf;
     mask[d] |= bit;
     if (literal !== null) literal[d] = stamp;
   }
+  touched.count = touchedCount;
 }
 
 /** Per document holding every term of the alternative: the mean BM25F part of its terms. */
@@ -354,13 +364,15 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
   const { day, values: decay } = decayValues(index, now);
   const needed = masks.reduce((a, m) => a | m, 0);
   const passed: Passed = {
-    docs: new Int32Array(touched.length),
-    scores: new Float64Array(touched.length),
+    docs: new Int32Array(touched.count),
+    scores: new Float64Array(touched.count),
     count: 0,
     mask,
     altMask,
     alternatives,
   };
+  // Without phrases only the best `pool` are wanted: they are kept while the matches are counted.
+  const top = q.phrases.length === 0 && pool > 0 ? new CandidateHeap(passed.docs, passed.scores, pool, false) : null;
   passed.count = passTouched(
     index,
     touched,
@@ -372,23 +384,30 @@ export function scoreQuery(index: SearchIndex, q: ParsedQuery, o: RankOptions, n
     decay,
     day,
     passed,
+    top,
   );
-  if (q.phrases.length > 0) return verifyPhrases(index, q, passed, pool);
-  const best = bestK(passed.docs, passed.scores, passed.count, pool);
+  if (top === null) return verifyPhrases(index, q, passed, pool);
+  const best = drainBestFirst(top);
   // The pool is re-ordered by adjacency (a quoted phrase already asks for its words side by side).
   adjacencyBonus(index, q, passed, best);
   best.sort((a, b) => passed.scores[b] - passed.scores[a] || passed.docs[a] - passed.docs[b]);
   return { candidates: best.map((i) => candidateAt(passed, i)), total: passed.count, totalExact: true, alternatives };
 }
 
+/** A relative margin over the bound below, far above the rounding of its few operations. */
+const BOUND_SLACK = 1 + 1e-9;
+
 /**
  * The documents of `touched` that have every phrase's terms and pass the facets, with their final
- * score (BM25F × coverage × decay), into `out.docs` / `out.scores`; returns how many. On its own
- * for the JIT, as `literalPostings`.
+ * score (BM25F × coverage × decay), into `out.docs` / `out.scores`; returns how many passed. With
+ * `top` (a worst-first heap of capacity `pool`), only the best `pool` are kept, in `top`, and the
+ * others' slots reused: once it is full, an entry whose BM25F × coverage cannot beat the worst kept
+ * one (a decay factor is at most 1) is only counted, its decay never looked up. On its own for the JIT, as
+ * `literalPostings`.
  */
 function passTouched(
   index: SearchIndex,
-  touched: readonly number[],
+  touched: Touched,
   mask: Int32Array,
   needed: number,
   pass: ((d: number) => boolean) | null,
@@ -397,22 +416,36 @@ function passTouched(
   decay: Float32Array,
   day: number,
   out: { docs: Int32Array; scores: Float64Array },
+  top: CandidateHeap | null,
 ): number {
   const { flags, dateDays } = index;
   const { acc, covered, queryIdf } = sums;
   const { docs, scores } = out;
   const floor = RANKING.coverageFloor;
+  const rest = 1 - floor;
+  // Module constants as locals: this loop often runs before the JIT has compiled it.
+  const knowhowFlag = FLAG_KNOWHOW;
+  const deprecatedFlag = FLAG_DEPRECATED;
+  const skipDeprecated = pass === null && hideDeprecated;
+  // The most a decay factor can be (with a margin for rounding): the score is at most BM25F × coverage × this.
+  const maxDecay = Math.max(1, RANKING.decayFloor + (1 - RANKING.decayFloor)) * BOUND_SLACK;
+  const keep = top === null ? 0 : top.capacity;
+  let full = false;
+  let worst = Number.NEGATIVE_INFINITY;
   // Many entries share a date: the factor per (store, day), computed once each.
   const byDay = [new Map<number, number>(), new Map<number, number>()];
   let count = 0;
-  for (let k = 0; k < touched.length; k++) {
-    const d = touched[k];
+  let stored = 0;
+  const touchedDocs = touched.docs;
+  for (let k = 0; k < touched.count; k++) {
+    const d = touchedDocs[k];
     if ((mask[d] & needed) !== needed) continue;
-    if (pass !== null ? !pass(d) : hideDeprecated && (flags[d] & FLAG_DEPRECATED) !== 0) continue;
-    const coverage = queryIdf > 0 ? covered[d] / queryIdf : 1;
-    const factor = floor + (1 - floor) * coverage;
+    if (pass !== null ? !pass(d) : skipDeprecated && (flags[d] & deprecatedFlag) !== 0) continue;
+    count++;
+    const factor = queryIdf > 0 ? floor + rest * (covered[d] / queryIdf) : floor + rest;
+    if (full && acc[d] * factor * maxDecay < worst) continue;
     if (decay[d] === 0) {
-      const knowhow = (flags[d] & FLAG_KNOWHOW) !== 0;
+      const knowhow = (flags[d] & knowhowFlag) !== 0;
       const days = dateDays[d];
       // Map keys compare by SameValueZero: NaN (undated) is one key.
       const memo = byDay[knowhow ? 1 : 0];
@@ -423,8 +456,22 @@ function passTouched(
       }
       decay[d] = f;
     }
-    docs[count] = d;
-    scores[count++] = acc[d] * factor * decay[d];
+    const score = acc[d] * factor * decay[d];
+    docs[stored] = d;
+    scores[stored] = score;
+    if (top !== null) {
+      if (!full) {
+        top.push(stored);
+        full = top.size === keep;
+      } else {
+        // `CandidateHeap.better` inlined: the same order (score, then corpus order).
+        const w = top.peek();
+        if (!(score > worst || (score === worst && d < docs[w]))) continue;
+        top.replaceTop(stored);
+      }
+      if (full) worst = scores[top.peek()];
+    }
+    stored++;
   }
   return count;
 }
@@ -432,42 +479,4 @@ function passTouched(
 export function candidateAt(p: Passed, i: number): Candidate {
   const d = p.docs[i];
   return { doc: d, score: p.scores[i], mask: p.mask[d], altMask: p.altMask[d] };
-}
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A folded word as the start of its surface forms: query → quer(y|ies), box → box(es). */
-const surface = (w: string) => escapeRe(w.endsWith('y') ? w.slice(0, -1) : w);
-
-/**
- * Adjacency: among the candidate pool (the best matches, before paging), an entry whose title,
- * description or body has two consecutive query words next to each other ("time zone",
- * "time-zone", "timezone") scores × (1 + `EXPANSION.adjacency`). A query of one word, or words
- * that never meet, changes nothing.
- */
-function adjacencyBonus(index: SearchIndex, q: ParsedQuery, passed: Passed, pool: readonly number[]): void {
-  const pairs: { re: RegExp; bits: number }[] = [];
-  const seen = new Set<string>();
-  const bitOf = (t: string) => {
-    const i = q.terms.indexOf(t);
-    return i >= 0 && i < 31 ? 1 << i : 0;
-  };
-  for (let w = 0; w + 1 < q.words.length; w++) {
-    const [a, b] = [q.words[w], q.words[w + 1]];
-    if (a === b || seen.has(`${a} ${b}`)) continue;
-    seen.add(`${a} ${b}`);
-    // Query words are ASCII letters: a plain (non-Unicode) pattern with \b, which V8 runs fast.
-    const re = new RegExp(`\\b${surface(a)}[a-z]{0,4}[^a-z0-9]{0,3}${surface(b)}`, 'i');
-    pairs.push({ re, bits: bitOf(a) | bitOf(b) });
-  }
-  if (pairs.length === 0 || passed.count === 0) return;
-  for (const i of pool) {
-    const d = passed.docs[i];
-    // Only an entry that has both words (or their compound, through an alternative) can have them side by side.
-    const has = passed.mask[d] | passed.altMask[d];
-    const near = pairs.filter((p) => (has & p.bits) === p.bits);
-    if (near.length === 0) continue;
-    const doc = index.doc(d);
-    const fields = [doc.title, doc.description ?? '', index.body(d)];
-    if (near.some((p) => fields.some((f) => p.re.test(f)))) passed.scores[i] *= 1 + EXPANSION.adjacency;
-  }
 }

@@ -1,4 +1,5 @@
 export { FILES_SECTION, type FileState, fileStates, RACY_WINDOW_MS, tryWrite } from './files.js';
+export { takeStoreNotices } from './notices.js';
 export {
   BUSY_TIMEOUT_MS,
   closeStores,
@@ -10,5 +11,4 @@ export {
   STORE_FILE,
   STORE_SCHEMA,
   type Statement,
-  takeStoreNotices,
 } from './store.js';

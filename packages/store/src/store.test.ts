@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { workflowLayout } from '@maestro/fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileStates } from './files.js';
-import { closeStores, openStore, STORE_FILE, takeStoreNotices } from './store.js';
+import { takeStoreNotices } from './notices.js';
+import { closeStores, openStore, STORE_FILE } from './store.js';
 
 const roots: string[] = [];
 function project() {

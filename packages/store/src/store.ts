@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { assertMayWrite, type WorkflowLayout } from '@maestro/fs';
 import type BetterSqlite3 from 'better-sqlite3';
+import { addStoreNotice } from './notices.js';
 
 /** `.workflow/.index/maestro.db`: every derived table lives in this one file (delete it any time). */
 export const STORE_FILE = 'maestro.db';
@@ -67,22 +68,9 @@ function sqlite(): DatabaseCtor {
 
 const opened = new Map<string, DerivedStore>();
 
-/**
- * Damage this process found in a store file (moved aside, rebuilt). Kept process-wide, apart from
- * each store's `warnings`, because a store that meets damage late is forgotten and replaced: the
- * CLI prints these once after every command, whichever package opened the store. Falling back to
- * memory in a read-only checkout is normal operation and is not a notice.
- */
-const damageNotices: string[] = [];
-
-/** Returns (and forgets) the damage notices of this process, for the CLI to print once. */
-export function takeStoreNotices(): string[] {
-  return damageNotices.splice(0);
-}
-
 function noteDamage(warnings: string[], message: string): void {
   warnings.push(message);
-  if (!damageNotices.includes(message)) damageNotices.push(message);
+  addStoreNotice(message);
 }
 
 /**

@@ -115,9 +115,10 @@ export const command: CommandModule = {
       const { readRun } = await import('@maestro/ledger');
       readRun(ctx.layout, session, run); // unknown session or run: exit 2 naming it
     }
-    // The lean entries (no zod, no yaml): the full packages load only when there is something for them.
+    // The lean entries (no zod, no yaml, not the hook's event reader): the full packages load only
+    // when there is something for them.
     const [{ promptContext }, { DEFAULT_BUDGET }] = await Promise.all([
-      import('@maestro/context/hook'),
+      import('@maestro/context/prompt'),
       import('@maestro/packs/light'),
     ]);
     const budget = budgetOption(args, DEFAULT_BUDGET);
