@@ -280,6 +280,16 @@ function statements(store: DerivedStore): Statements {
   };
 }
 
+/** Saves the ids and link values of a file's entries from position `from` on. */
+export function putKeys(
+  store: DerivedStore,
+  num: number,
+  from: number,
+  keys: readonly { id: string; links: string[] }[],
+) {
+  statements(store).putIds(num, from, keys);
+}
+
 /** The spots of a parsed file: its entries' places, with byte ranges when its text is valid UTF-8. */
 export function spotsOfParsed(f: ParsedFileRows): Spot[] {
   const ranges = f.text === null ? null : byteRanges(f.text, f.spots);

@@ -11,7 +11,14 @@ export {
 export type { LoadCorpusOptions, LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.js';
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 // One spec file's entries as loadCorpus reads them, without keeping the file model (used by reconcile's match section).
-export { type EncodedSpecRow, encodeSpecRow } from './corpus-store.js';
+export { type SpecSplice, saveGrownSpecRows, saveSplicedSpecRows } from './corpus-grown.js';
+export {
+  type EncodedSpecRow,
+  type EntrySpot,
+  encodeSpecRow,
+  type ParsedFileRows,
+  scanSpecRows,
+} from './corpus-store.js';
 export { type ParsedCorpusFile, parseCorpusFileRows, recordAppends, saveSpecRows } from './corpus-stored.js';
 export { cycleComponents } from './cycles.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';

@@ -1,11 +1,20 @@
 import { sha256 } from '@maestro/core';
-import { type EncodedSpecRow, encodeSpecRow, parseCorpusFileRows } from '@maestro/spec';
+import {
+  type EncodedSpecRow,
+  type EntrySpot,
+  encodeSpecRow,
+  type KnowledgeEntry,
+  type ParsedFileRows,
+  parseCorpusFileRows,
+} from '@maestro/spec';
 import { docKeys, isIndexed, isRetired } from '../matcher/corpus-index.js';
 import { exactKey, matchNormalize } from '../matcher/text.js';
 import { entryHash } from '../receipt/revalidate.js';
 import {
   ACTIVE,
   type BodyColumns,
+  CHUNK,
+  chunkHash,
   type DirColumns,
   H_CHECK,
   H_ENTRY,
@@ -15,6 +24,7 @@ import {
   HASH_BYTES,
   keyHash,
   RETIRED,
+  type ResumeInfo,
   textKey,
 } from './match-rows.js';
 
@@ -43,10 +53,132 @@ export interface DerivedFile {
   termIdx: Uint32Array;
   /** The file's `spec` row from the same parse, saved with the match rows (one parse serves both sections). */
   spec: EncodedSpecRow;
+  /** Where the file may be re-derived in part from (null: only whole). */
+  resume: ResumeInfo | null;
 }
 
 /** How far past the previous entry's content the next content is looked for. */
 const WINDOW = 1 << 16;
+
+/** Where the content search of the next entry starts: a character offset and the byte offset it maps to. */
+export interface Cursor {
+  chars: number;
+  byteCursor: number;
+  charAtByteCursor: number;
+}
+
+/**
+ * Derives entries one after the other, in file order: identity, links, where each content lies in
+ * the file (found from the previous content's end, checked verbatim, else kept inline), hashes
+ * and, for texts not in `known`, retrieval keys. Positions in `dir`/`body` count from 0.
+ */
+export class EntryDeriver {
+  readonly dir: DirColumns = { id: [], status: [], flags: [], sup: [], by: [], ref: [] };
+  readonly body: BodyColumns = { title: [], line: [], at: [], len: [], inline: {} };
+  readonly hashes: Uint8Array;
+  readonly reuse: Uint8Array;
+  readonly vocab: string[] = [];
+  readonly offsets: Uint32Array;
+  private readonly idx: number[] = [];
+  private readonly local = new Map<string, number>();
+  private readonly hv: Buffer;
+  private d = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly ascii: boolean,
+    /** False: contents are not mapped to byte ranges (the file is not valid UTF-8). */
+    private readonly ranges: boolean,
+    n: number,
+    private readonly known: KnownTexts | null,
+    readonly cursor: Cursor = { chars: 0, byteCursor: 0, charAtByteCursor: 0 },
+  ) {
+    this.hashes = new Uint8Array(n * HASH_BYTES);
+    this.hv = Buffer.from(this.hashes.buffer, this.hashes.byteOffset, this.hashes.byteLength);
+    this.reuse = new Uint8Array(n);
+    this.offsets = new Uint32Array(n + 1);
+  }
+
+  add(e: KnowledgeEntry): void {
+    const { dir, body, hv, text, cursor } = this;
+    const d = this.d++;
+    const title = e.title ?? '';
+    dir.id.push(e.id);
+    dir.status.push(e.status);
+    const flags = isIndexed(e) ? ACTIVE : isRetired(e) ? RETIRED : 0;
+    dir.flags.push(flags);
+    dir.sup.push(e.supersedes?.length ? e.supersedes : 0);
+    dir.by.push(e.supersededBy ?? 0);
+    dir.ref.push(e.ref ?? 0);
+    body.title.push(title);
+    body.line.push(e.line ?? 0);
+    // The content as a byte range of the file, when it is one.
+    const content = e.content;
+    const at = this.ranges ? locate(text, content, cursor.chars) : -1;
+    if (at >= 0) {
+      let byteAt: number;
+      if (this.ascii) byteAt = at;
+      else {
+        cursor.byteCursor += Buffer.byteLength(text.slice(cursor.charAtByteCursor, at));
+        cursor.charAtByteCursor = at;
+        byteAt = cursor.byteCursor;
+      }
+      body.at.push(byteAt);
+      body.len.push(this.ascii ? content.length : Buffer.byteLength(content));
+      cursor.chars = at + content.length;
+    } else {
+      body.at.push(-1);
+      body.len.push(0);
+      body.inline[d] = content;
+    }
+    const o = d * HASH_BYTES;
+    hv.write(e.contentHash.slice(0, 16), o + H_CHECK, 'hex');
+    const key = textKey(content, title);
+    hv.write(key, o + H_TEXT, 'hex');
+    const by = e.supersededBy ?? '';
+    const knownAs = this.known?.get(key);
+    if (knownAs !== undefined) {
+      this.reuse[d] = knownAs === `${e.status}\u0000${by}` ? 2 : 1;
+    } else {
+      if (flags) hv.writeUIntBE(keyHash(`${e.store}\u0000${exactKey(content)}`), o + H_EXACT, 6);
+      const titleKey = flags === ACTIVE ? matchNormalize(title) : '';
+      if (titleKey) hv.writeUIntBE(keyHash(titleKey), o + H_TITLE, 6);
+      if (flags === ACTIVE) {
+        for (const k of docKeys(e)) {
+          let t = this.local.get(k);
+          if (t === undefined) {
+            t = this.vocab.length;
+            this.vocab.push(k);
+            this.local.set(k, t);
+          }
+          this.idx.push(t);
+        }
+      }
+    }
+    if (this.reuse[d] !== 2) {
+      const eh = entryHash({
+        status: e.status,
+        contentHash: e.contentHash,
+        title: e.title,
+        file: e.file,
+        supersededBy: e.supersededBy ?? null,
+      });
+      hv.write(eh, o + H_ENTRY, 'hex');
+    }
+    this.offsets[d + 1] = this.idx.length;
+  }
+
+  termIdx(): Uint32Array {
+    return Uint32Array.from(this.idx);
+  }
+}
+
+/** Where `content` is in `text` at or after `from` (within the window), -1 when it is not. */
+export function locate(text: string, content: string, from: number): number {
+  if (!content) return from;
+  const at = text.slice(from, from + content.length + WINDOW).indexOf(content);
+  return at >= 0 ? at + from : -1;
+}
 
 /**
  * Parses one file and derives its rows: identity, links, where each content lies in the file
@@ -61,106 +193,96 @@ export function deriveFile(path: string, buf: Uint8Array, sha: string, known: Kn
   const text = parsed.rows.text ?? bytes.toString('utf8');
   const entries = parsed.entries;
   const spec = encodeSpecRow(parsed.rows);
-  const n = entries.length;
-  const dir: DirColumns = { id: [], status: [], flags: [], sup: [], by: [], ref: [] };
-  const body: BodyColumns = { title: [], line: [], at: [], len: [], inline: {} };
-  const hashes = new Uint8Array(n * HASH_BYTES);
-  const hv = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
-  const reuse = new Uint8Array(n);
-  const vocab: string[] = [];
-  const local = new Map<string, number>();
-  const offsets = new Uint32Array(n + 1);
-  const idx: number[] = [];
   const ascii = bytes.length === text.length;
   // A file that is not valid UTF-8 does not map back to byte ranges: its contents stay inline.
   const ranges = ascii || !text.includes('\uFFFD');
-  let cursor = 0;
-  let byteCursor = 0;
-  let charAtByteCursor = 0;
-  for (let d = 0; d < n; d++) {
-    const e = entries[d];
-    const title = e.title ?? '';
-    dir.id.push(e.id);
-    dir.status.push(e.status);
-    const flags = isIndexed(e) ? ACTIVE : isRetired(e) ? RETIRED : 0;
-    dir.flags.push(flags);
-    dir.sup.push(e.supersedes?.length ? e.supersedes : 0);
-    dir.by.push(e.supersededBy ?? 0);
-    dir.ref.push(e.ref ?? 0);
-    body.title.push(title);
-    body.line.push(e.line ?? 0);
-    // The content as a byte range of the file, when it is one.
-    const content = e.content;
-    let at = -1;
-    if (ranges) {
-      at = content ? text.slice(cursor, cursor + content.length + WINDOW).indexOf(content) : 0;
-      if (at >= 0) at += cursor;
-    }
-    if (at >= 0) {
-      let byteAt: number;
-      if (ascii) byteAt = at;
-      else {
-        byteCursor += Buffer.byteLength(text.slice(charAtByteCursor, at));
-        charAtByteCursor = at;
-        byteAt = byteCursor;
-      }
-      body.at.push(byteAt);
-      body.len.push(ascii ? content.length : Buffer.byteLength(content));
-      cursor = at + content.length;
-    } else {
-      body.at.push(-1);
-      body.len.push(0);
-      body.inline[d] = content;
-    }
-    const o = d * HASH_BYTES;
-    hv.write(e.contentHash.slice(0, 16), o + H_CHECK, 'hex');
-    const key = textKey(content, title);
-    hv.write(key, o + H_TEXT, 'hex');
-    const by = e.supersededBy ?? '';
-    const knownAs = known?.get(key);
-    if (knownAs !== undefined) {
-      reuse[d] = knownAs === `${e.status}\u0000${by}` ? 2 : 1;
-    } else {
-      if (flags) hv.writeUIntBE(keyHash(`${e.store}\u0000${exactKey(content)}`), o + H_EXACT, 6);
-      const titleKey = flags === ACTIVE ? matchNormalize(title) : '';
-      if (titleKey) hv.writeUIntBE(keyHash(titleKey), o + H_TITLE, 6);
-      if (flags === ACTIVE) {
-        for (const k of docKeys(e)) {
-          let t = local.get(k);
-          if (t === undefined) {
-            t = vocab.length;
-            vocab.push(k);
-            local.set(k, t);
-          }
-          idx.push(t);
-        }
-      }
-    }
-    if (reuse[d] !== 2) {
-      const eh = entryHash({
-        status: e.status,
-        contentHash: e.contentHash,
-        title: e.title,
-        file: e.file,
-        supersededBy: e.supersededBy ?? null,
-      });
-      hv.write(eh, o + H_ENTRY, 'hex');
-    }
-    offsets[d + 1] = idx.length;
-  }
+  const deriver = new EntryDeriver(text, ascii, ranges, entries.length, known);
+  for (const e of entries) deriver.add(e);
   return {
     path,
     sha256: sha,
-    entries: n,
-    dir,
-    body,
-    hashes,
-    reuse,
-    vocab,
-    offsets,
-    termIdx: Uint32Array.from(idx),
+    entries: entries.length,
+    dir: deriver.dir,
+    body: deriver.body,
+    hashes: deriver.hashes,
+    reuse: deriver.reuse,
+    vocab: deriver.vocab,
+    offsets: deriver.offsets,
+    termIdx: deriver.termIdx(),
     spec,
+    resume: ranges ? resumeInfo(bytes, text, ascii, parsed.rows) : null,
   };
+}
+
+/** A derived id before any twin suffix: `D-` and 16 hex. */
+const DERIVED_ID_LENGTH = 18;
+
+/** An entry with its own id: a sid, or a derived id without a twin suffix (no other entry of its file has it). */
+export function ownId(e: KnowledgeEntry): boolean {
+  return e.hasSid || e.id.length === DERIVED_ID_LENGTH;
+}
+
+/** An entry a scan may resume after: a clean `<spec-entry>` block (see `EntrySpot`). */
+export function resumable(e: KnowledgeEntry, spot: EntrySpot): boolean {
+  return spot.end !== null && !e.legacy;
+}
+
+/**
+ * The chunks of a spec file's rows (see `ResumeInfo`), each of about `CHUNK` entries and ending
+ * after a resumable one, whose bytes start at `base` (`rows.spots` offsets are characters of
+ * `text`); entries after the last resumable one are in no chunk. Null when an entry has no id of
+ * its own.
+ */
+export function resumeChunks(
+  bytes: Buffer,
+  text: string,
+  ascii: boolean,
+  rows: Pick<ParsedFileRows, 'entries' | 'spots'>,
+  base: { entries: number; byte: number; char: number; line: number },
+): ResumeInfo['chunks'] | null {
+  const { entries, spots } = rows;
+  const chunks: ResumeInfo['chunks'] = [];
+  let byte = base.byte;
+  let char = base.char;
+  let line = base.line;
+  let count = 0;
+  for (let i = 0; i < entries.length; i++) {
+    if (!ownId(entries[i])) return null;
+    count++;
+    if ((count < CHUNK && i < entries.length - 1) || !resumable(entries[i], spots[i])) continue;
+    const end = spots[i].end as number;
+    const endByte = ascii ? end : byte + Buffer.byteLength(text.slice(char, end));
+    for (let nl = text.indexOf('\n', char); nl !== -1 && nl < end; nl = text.indexOf('\n', nl + 1)) line++;
+    chunks.push([base.entries + i + 1, endByte, end, line, chunkHash(bytes.subarray(byte, endByte))]);
+    byte = endByte;
+    char = end;
+    count = 0;
+  }
+  return chunks;
+}
+
+function resumeInfo(bytes: Buffer, text: string, ascii: boolean, rows: ParsedFileRows): ResumeInfo | null {
+  if (!rows.path.startsWith('specs/') || rows.entries.length === 0) return null;
+  const chunks: ResumeInfo['chunks'] = [];
+  let start = { entries: 0, byte: 0, char: 0, line: 1 };
+  if (resumable(rows.entries[0], rows.spots[0])) {
+    // The file's head (frontmatter, text before the first block) is a chunk of its own: an edit
+    // of the first entries keeps it.
+    const open = rows.spots[0].offset;
+    start = {
+      entries: 0,
+      byte: ascii ? open : Buffer.byteLength(text.slice(0, open)),
+      char: open,
+      line: rows.spots[0].line ?? 1,
+    };
+    chunks.push([0, start.byte, open, start.line, chunkHash(bytes.subarray(0, start.byte))]);
+  }
+  const rest = resumeChunks(bytes, text, ascii, rows, start);
+  if (!rest) return null;
+  for (const c of rest) chunks.push(c);
+  if (chunks.length === 0) return null;
+  const end = chunks[chunks.length - 1][1];
+  return { size: bytes.length, category: rows.defaultCategory, chunks, trail: chunkHash(bytes.subarray(end)) };
 }
 
 /** The sha256 of a file's bytes (what `fileStates` recorded). */

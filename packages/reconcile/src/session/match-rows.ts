@@ -9,8 +9,10 @@ import { MATCHER_REVISION } from '../matcher/reconcile.js';
  * 2: one row per corpus file (no row per entry, no copy of entry content: content is read back
  * from the file by byte range and checked against its content hash), retrieval keys as packed
  * term ids.
+ * 3: per file, where it may be re-derived from (`ResumeInfo`): its size and chunk hashes, so an
+ * append or an edit in the middle re-derives only the changed entries.
  */
-export const MATCH_SECTION_REVISION = 'match-store/2';
+export const MATCH_SECTION_REVISION = 'match-store/3';
 
 /**
  * Entries per file slot: a document's store key is `file_id × SLOT + position in its file`. The
@@ -28,7 +30,8 @@ export const MATCH_SECTION: SectionSpec = {
     // - dir: JSON of the entries' identity columns (`DirColumns`), read by every command;
     // - body: JSON of the columns only a scored or looked-up entry needs (`BodyColumns`);
     // - hashes: `HASH_BYTES` per entry (see `HashCols`);
-    // - terms: per entry, its retrieval keys as term ids (count, then the ids, varints).
+    // - terms: per entry, its retrieval keys as term ids (count, then the ids, varints);
+    // - resume: JSON of `ResumeInfo` (null when the file cannot be re-derived in part).
     `CREATE TABLE match_files (
        file_id INTEGER PRIMARY KEY,
        path TEXT NOT NULL UNIQUE,
@@ -37,7 +40,8 @@ export const MATCH_SECTION: SectionSpec = {
        dir TEXT NOT NULL,
        body TEXT NOT NULL,
        hashes BLOB NOT NULL,
-       terms BLOB NOT NULL
+       terms BLOB NOT NULL,
+       resume TEXT
      )`,
     // Retrieval keys (terms, alternative sets, sketch pairs) with their document frequency and
     // postings (store keys, ascending, delta varints). Rows are never deleted: ids stay stable.
@@ -50,6 +54,31 @@ export const MATCH_SECTION: SectionSpec = {
     'CREATE TABLE match_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID',
   ],
 };
+
+/**
+ * Where a spec file whose entries are all `<spec-entry>` blocks a scan may resume after (clean
+ * tags, no text entries between them, no twin ids) can be re-derived from: its head (the bytes
+ * before the first block, no entries) then its entries grouped in chunks, each chunk the bytes
+ * from the previous chunk's end to the end of its last block. A chunk whose bytes hash the same in the new file (at the same
+ * place from the start, or the same place from the end) keeps its entries' rows.
+ */
+export interface ResumeInfo {
+  size: number;
+  /** The file's default category (from its frontmatter, in the first chunk). */
+  category: string | null;
+  /** Per chunk: entries up to its end, end byte, end character, line at the end, 16 hex of sha256 of its bytes. */
+  chunks: [number, number, number, number, string][];
+  /** 16 hex of sha256 of the bytes after the last chunk. */
+  trail: string;
+}
+
+/** Entries per chunk of `ResumeInfo` (an edit re-derives about this many). */
+export const CHUNK = 32;
+
+/** 16 hex of the sha256 of some bytes (a chunk's). */
+export function chunkHash(bytes: Uint8Array): string {
+  return sha256(bytes).slice(0, 16);
+}
 
 /** Entry flags: indexed for retrieval (active, with content), or deprecated with content. */
 export const ACTIVE = 1;
@@ -209,6 +238,10 @@ export class TermsBlob {
   /** Entry `d`'s bytes (its count and ids), as they are stored. */
   raw(d: number): Uint8Array {
     return this.buf.subarray(this.starts[d], this.starts[d + 1]);
+  }
+  /** The stored bytes of entries `from` up to `to`. */
+  rawRange(from: number, to: number): Uint8Array {
+    return this.buf.subarray(this.starts[from], this.starts[to]);
   }
   /** Entry `d`'s term ids, in the order they were written. */
   ids(d: number): number[] {

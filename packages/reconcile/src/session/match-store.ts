@@ -8,12 +8,11 @@ import { saveSpecRows } from '@maestro/spec';
 import { type DerivedStore, type Statement, tryWrite } from '@maestro/store';
 import type { CorpusState } from '../receipt/fingerprint.js';
 import { type DerivedFile, deriveFile } from './match-derive.js';
+import { PostingsDelta, Terms } from './match-postings.js';
 import {
   ACTIVE,
   type DirColumns,
-  decode,
   decodeTerms,
-  encode,
   type FileRow,
   H_ENTRY,
   H_EXACT,
@@ -24,6 +23,7 @@ import {
   TermsBlob,
   TermsWriter,
 } from './match-rows.js';
+import { applySplice, planSplice, type Splice, type SpliceSink } from './match-splice.js';
 import { ranks, StoreIndex } from './store-index.js';
 
 /** One file to derive: its bytes (null: read them) and the texts its stored row already has. */
@@ -171,8 +171,8 @@ function statements(store: DerivedStore): Stmts {
     fileByPath: p('SELECT file_id, sha256 FROM match_files WHERE path = ?'),
     oldRow: p('SELECT entries, dir, hashes, terms FROM match_files WHERE file_id = ?'),
     putFile: p(
-      `INSERT OR REPLACE INTO match_files (file_id, path, sha256, entries, dir, body, hashes, terms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO match_files (file_id, path, sha256, entries, dir, body, hashes, terms, resume)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     deleteFile: p('DELETE FROM match_files WHERE file_id = ?'),
     termByName: p('SELECT term_id FROM match_terms WHERE term = ?'),
@@ -181,82 +181,6 @@ function statements(store: DerivedStore): Stmts {
     termPostings: p('SELECT df, docs FROM match_terms WHERE term_id = ?'),
     setTermPostings: p('UPDATE match_terms SET df = ?, docs = ? WHERE term_id = ?'),
   };
-}
-
-/** Term ids of one transaction: stored ones looked up, new ones numbered on and inserted at the end. */
-class Terms {
-  private readonly ids = new Map<string, number>();
-  readonly fresh = new Map<number, string>();
-  private next: number;
-  constructor(private readonly s: Stmts) {
-    this.next = (s.maxTerm.get() as { n: number }).n + 1;
-  }
-  idOf(term: string): number {
-    let id = this.ids.get(term);
-    if (id !== undefined) return id;
-    const row = this.s.termByName.get(term) as { term_id: number } | undefined;
-    if (row) id = row.term_id;
-    else {
-      id = this.next++;
-      this.fresh.set(id, term);
-    }
-    this.ids.set(term, id);
-    return id;
-  }
-}
-
-/** Postings changes of one transaction, applied term by term at the end. */
-class PostingsDelta {
-  /** Change in the number of active documents. */
-  active = 0;
-  /** By term id: keys to add, keys to remove. */
-  readonly add: (number[] | undefined)[] = [];
-  readonly remove: (Set<number> | undefined)[] = [];
-  added(termId: number, key: number) {
-    const list = this.add[termId];
-    if (list) list.push(key);
-    else this.add[termId] = [key];
-  }
-  removed(termId: number, key: number) {
-    const set = this.remove[termId];
-    if (set) set.add(key);
-    else this.remove[termId] = new Set([key]);
-  }
-  apply(s: Stmts, terms: Terms) {
-    const touched = new Set<number>();
-    this.add.forEach((_, id) => {
-      touched.add(id);
-    });
-    this.remove.forEach((_, id) => {
-      touched.add(id);
-    });
-    for (const id of touched) {
-      const more = this.add[id];
-      more?.sort((a, b) => a - b);
-      const term = terms.fresh.get(id);
-      if (term !== undefined) {
-        if (more) s.insertTerm.run(id, term, more.length, encode(more));
-        continue;
-      }
-      const row = s.termPostings.get(id) as { df: number; docs: Buffer };
-      const gone = this.remove[id];
-      let list = decode(row.docs);
-      if (gone) list = list.filter((k) => !gone.has(k));
-      if (more) list = merge(list, more);
-      s.setTermPostings.run(list.length, encode(list), id);
-    }
-  }
-}
-
-/** Two ascending lists as one. */
-function merge(a: readonly number[], b: readonly number[]): number[] {
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) out.push(a[i] <= b[j] ? a[i++] : b[j++]);
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
-  return out;
 }
 
 /** Applies one derived file inside the write transaction; false when another process already did. */
@@ -279,7 +203,9 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
       };
     }
   } else {
-    fid = Number(s.putFile.run(null, d.path, '', 0, '{}', '{}', Buffer.alloc(0), Buffer.alloc(0)).lastInsertRowid);
+    fid = Number(
+      s.putFile.run(null, d.path, '', 0, '{}', '{}', Buffer.alloc(0), Buffer.alloc(0), null).lastInsertRowid,
+    );
   }
   const hashes = Buffer.from(d.hashes.buffer, d.hashes.byteOffset, d.hashes.byteLength);
   const global = d.vocab.map((t) => terms.idOf(t));
@@ -350,7 +276,18 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
   // row reuses them (INSERT OR REPLACE takes the new pages first and leaves the old ones free in
   // the file: a second copy of the largest file's row, kept for good).
   s.deleteFile.run(fid);
-  s.putFile.run(fid, d.path, d.sha256, d.entries, JSON.stringify(d.dir), JSON.stringify(d.body), hashes, out.bytes());
+  const resume = d.resume ? JSON.stringify(d.resume) : null;
+  s.putFile.run(
+    fid,
+    d.path,
+    d.sha256,
+    d.entries,
+    JSON.stringify(d.dir),
+    JSON.stringify(d.body),
+    hashes,
+    out.bytes(),
+    resume,
+  );
   return true;
 }
 
@@ -378,6 +315,7 @@ function applyAll(
   derived: readonly DerivedFile[],
   olds: ReadonlyMap<string, OldFile>,
   gone: readonly FileRow[],
+  splices: readonly Splice[],
 ): boolean {
   const s = statements(store);
   return tryWrite(store, () => {
@@ -385,6 +323,20 @@ function applyAll(
     const terms = new Terms(s);
     let changed = false;
     for (const d of derived) changed = applyFile(s, d, olds.get(d.path) ?? null, delta, terms) || changed;
+    const sink: SpliceSink = {
+      idOf: (t) => terms.idOf(t),
+      added: (id, key) => delta.added(id, key),
+      removed: (id, key) => delta.removed(id, key),
+      active: (n) => {
+        delta.active += n;
+      },
+      put: (...row) => {
+        // Deleted first, as in applyFile: the old row's pages are reused, not left free.
+        s.deleteFile.run(row[0]);
+        s.putFile.run(...row);
+      },
+    };
+    for (const sp of splices) changed = applySplice(store, sp, sink) || changed;
     for (const g of gone) {
       const row = s.fileByPath.get(g.path) as { file_id: number } | undefined;
       if (row) {
@@ -443,6 +395,9 @@ function oldFile(store: DerivedStore, fid: number): { old: OldFile; known: [stri
   return { old, known };
 }
 
+/** What the last sync in this process did: files derived whole, files re-derived in part. */
+export const lastSync = { derived: 0, spliced: 0 };
+
 export interface MatchStoreResult {
   index: StoreIndex;
   /** Files parsed this time (0: every file's rows were current). */
@@ -473,23 +428,38 @@ export async function syncMatchSection(layout: WorkflowLayout, state: CorpusStat
   );
   const current = new Set(state.states.map((f) => f.path));
   const jobs: DeriveJob[] = [];
+  const splices: Splice[] = [];
   const olds = new Map<string, OldFile>();
   for (const f of state.states) {
     const row = stored.get(f.path);
     if (row?.sha256 === f.sha256) continue;
+    if (row && f.path.startsWith('specs/') && process.env.MAESTRO_MATCH_SPLICE !== '0') {
+      // A spec file changed in part (an entry appended or edited): only the changed entries are derived.
+      const bytes = bytesOf(layout, { path: f.path, sha256: f.sha256, bytes: f.bytes, known: [] });
+      if (!bytes) return null;
+      const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const sp = planSplice(store, row.file_id, row.sha256, f.path, f.sha256, buf);
+      (f as { bytes: Buffer | null }).bytes = sp ? null : buf;
+      if (sp) {
+        splices.push(sp);
+        continue;
+      }
+    }
     const lent = row ? oldFile(store, row.file_id) : null;
     if (lent) olds.set(f.path, lent.old);
     jobs.push({ path: f.path, sha256: f.sha256, bytes: f.bytes, known: lent?.known ?? [] });
     (f as { bytes: Buffer | null }).bytes = null; // handed over: the state does not keep them
   }
   const gone = [...stored.values()].filter((r) => !current.has(r.path));
-  if (jobs.length > 0 || gone.length > 0) {
+  if (jobs.length > 0 || gone.length > 0 || splices.length > 0) {
     const derived = await deriveAll(layout, jobs);
     for (const j of jobs) j.bytes = null;
     if (!derived) return null;
-    if (!applyAll(store, derived, olds, gone)) return null;
+    if (!applyAll(store, derived, olds, gone, splices)) return null;
   }
+  lastSync.derived = jobs.length;
+  lastSync.spliced = splices.length;
   const { layout: numbering, current: fresh } = ranks(store, state);
   if (!fresh) return null; // another process moved the rows to another corpus state meanwhile
-  return { index: new StoreIndex(store, layout, numbering), parsed: jobs.length };
+  return { index: new StoreIndex(store, layout, numbering), parsed: jobs.length + splices.length };
 }
