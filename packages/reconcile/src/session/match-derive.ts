@@ -263,9 +263,12 @@ export function resumeChunks(
 
 function resumeInfo(bytes: Buffer, text: string, ascii: boolean, rows: ParsedFileRows): ResumeInfo | null {
   if (!rows.path.startsWith('specs/') || rows.entries.length === 0) return null;
+  // An unclosed frontmatter would close at a `---` line written anywhere later: such a file is derived whole.
+  if (rows.issues.some((i) => i.code === 'FRONTMATTER_UNCLOSED')) return null;
   const chunks: ResumeInfo['chunks'] = [];
   let start = { entries: 0, byte: 0, char: 0, line: 1 };
-  if (resumable(rows.entries[0], rows.spots[0])) {
+  // (An empty head would match any new start of the file, a frontmatter written before the first block included.)
+  if (resumable(rows.entries[0], rows.spots[0]) && rows.spots[0].offset > 0) {
     // The file's head (frontmatter, text before the first block) is a chunk of its own: an edit
     // of the first entries keeps it.
     const open = rows.spots[0].offset;

@@ -254,4 +254,38 @@ describe('the match section re-derives only the changed entries of a spec file',
     }
     expect(readdirSync(layout.specs)).toContain('zz-generated.md');
   }, 600_000);
+
+  it('a frontmatter that closes only at a later edit, or is written before a first block at the start, is read as a whole parse reads it', async () => {
+    const root = tmp('fm');
+    execFileSync(process.execPath, [join(SETS, 'reconcile-v1', 'stage.mjs'), root], { stdio: 'ignore' });
+    const layout = workflowLayout(root);
+    const bare = join(layout.specs, 'zz-bare.md');
+    const unclosed = join(layout.specs, 'zz-unclosed.md');
+    const body = bigSpec(80).split('---\n\n# Generated\n\n')[1];
+    writeFileSync(bare, body);
+    writeFileSync(unclosed, `---\ncategory: arch\n\n${body}`);
+    const sync = async () => {
+      newProcess();
+      const m = await matchingCorpus(layout, corpusFingerprintSync(layout).fingerprint);
+      expect(m.source).toBe('store');
+      newProcess();
+      return dump(layout).match;
+    };
+    const cold = async () => {
+      const copy = tmp('cold');
+      cpSync(root, copy, { recursive: true, filter: (src) => !src.includes('.index') });
+      const coldLayout = workflowLayout(copy);
+      await matchingCorpus(coldLayout, corpusFingerprintSync(coldLayout).fingerprint);
+      newProcess();
+      return dump(coldLayout).match;
+    };
+    await sync();
+    writeFileSync(bare, `---\ncategory: coding\n---\n\n${body}`);
+    expect(await sync()).toEqual(await cold());
+    const text = readFileSync(unclosed, 'utf8');
+    const at = text.indexOf('<spec-entry', text.length / 2);
+    writeFileSync(unclosed, `${text.slice(0, at)}---\n\n${text.slice(at)}`);
+    expect(await sync()).toEqual(await cold());
+    expect(lastSync.spliced).toBe(0);
+  }, 600_000);
 });

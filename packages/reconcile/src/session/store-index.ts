@@ -7,6 +7,7 @@ import type { DerivedStore } from '@maestro/store';
 import type { IndexedDoc, MatchIndex, ScoreBoard } from '../matcher/corpus-index.js';
 import { exactKey, matchNormalize, refTrigrams } from '../matcher/text.js';
 import type { MatchableEntry } from '../matcher/types.js';
+import { vouchedEntryHashes } from '../receipt/io.js';
 import { entryHash } from '../receipt/revalidate.js';
 import type { EntryHashSource } from './entry-columns.js';
 import {
@@ -467,7 +468,7 @@ export class StoreIndex implements MatchIndex {
       const i = this.byIdAll.get(id) as number;
       out[id] = this.relinked.has(i) ? this.relinkedHash(i) : this.hexAt(i, H_ENTRY);
     }
-    return out;
+    return vouchedEntryHashes(out);
   }
 
   /** Every entry's receipt hash as 8 bytes, by document number (`columnsDelta` compares them). */
