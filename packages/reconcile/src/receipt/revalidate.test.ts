@@ -6,23 +6,20 @@ import { knowledgeBacklog } from '../session/backlog.js';
 import { reconcileSession } from '../session/reconcile-session.js';
 import { resolveCandidates } from '../session/resolve.js';
 import { reviewSession } from '../session/review.js';
-import { project, R1, R2, runtime, S, specFile } from '../session/session.fixture.js';
+import {
+  project,
+  R1,
+  R2,
+  ROTATE,
+  rotationRuns as runs,
+  runtime,
+  S,
+  specFile,
+  UNRELATED as unrelated,
+} from '../session/session.fixture.js';
 import { checkFreshness, checkReceipts } from './freshness.js';
 import { readReceipt, receiptPath } from './io.js';
 import { corpusDelta } from './revalidate.js';
-
-const ROTATE = 'Rotate log files daily and keep them for thirty days.';
-const runs = () => [
-  { runId: R1, candidates: [{ content: ROTATE, title: 'Log rotation' }] },
-  { runId: R2, candidates: [{ content: 'Every form field needs a visible label.', title: 'Form labels' }] },
-];
-
-/** Twelve entries about things no candidate mentions. */
-const unrelated = Array.from({ length: 12 }, (_, i) => ({
-  sid: `S-20260201-un${String(i).padStart(2, '0')}`,
-  title: `Queue topic ${i}`,
-  content: `Kafka partition ${i} consumers commit offsets after processing batch ${i}.`,
-}));
 
 async function reconciled() {
   const p = project(runs());

@@ -1,21 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type WorkflowLayout, workflowLayout } from '@maestro/fs';
 import { loadCorpus } from '@maestro/spec';
 import { closeStores, openStore } from '@maestro/store';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { reconcile } from '../matcher/reconcile.js';
-import type { CandidateInput } from '../matcher/types.js';
 import { corpusFingerprintSync } from '../receipt/fingerprint.js';
 import { corpusEntryHashes } from '../receipt/revalidate.js';
 import { matchingCorpus, targetsOf } from './corpus-cache.js';
-import { decode, decodeTerms } from './match-rows.js';
+import { casesOf, matchSectionRows, newProcess, SETS } from './match.fixture.js';
 import { lastSync } from './match-store.js';
 import { forgetCurrentCorpus } from './revalidate-run.js';
 
-const SETS = resolve(import.meta.dirname, '../../../../bench/reconcile-sets');
 const NOW = '2026-12-01T00:00:00.000Z';
 const roots: string[] = [];
 afterAll(() => {
@@ -26,11 +24,6 @@ afterEach(() => {
   closeStores();
 });
 
-function newProcess() {
-  forgetCurrentCorpus();
-  closeStores();
-}
-
 function tmp(name: string) {
   const root = mkdtempSync(join(tmpdir(), `maestro-splice-${name}-`));
   roots.push(root);
@@ -39,48 +32,8 @@ function tmp(name: string) {
 
 /** The match section's rows (file and term ids as paths and terms) and the spec section's. */
 function dump(layout: WorkflowLayout) {
+  const { rows, terms, meta } = matchSectionRows(layout);
   const { db } = openStore(layout);
-  const fileRows = db
-    .prepare('SELECT file_id, path, sha256, entries, dir, body, hashes, terms FROM match_files')
-    .all() as {
-    file_id: number;
-    path: string;
-    sha256: string;
-    entries: number;
-    dir: string;
-    body: string;
-    hashes: Buffer;
-    terms: Buffer;
-  }[];
-  const files = new Map(fileRows.map((f) => [f.file_id, f.path]));
-  const where = (key: number) => `${files.get(Math.floor(key / 2 ** 22))}#${key % 2 ** 22}`;
-  const names = new Map(
-    (db.prepare('SELECT term_id, term FROM match_terms').all() as { term_id: number; term: string }[]).map((t) => [
-      t.term_id,
-      t.term,
-    ]),
-  );
-  const rows = fileRows
-    .map((f) => ({
-      path: f.path,
-      sha256: f.sha256,
-      entries: f.entries,
-      dir: JSON.parse(f.dir),
-      body: JSON.parse(f.body),
-      hashes: f.hashes.toString('hex'),
-      terms: decodeTerms(f.terms, f.entries).map((ids) => ids.map((id) => names.get(id))),
-    }))
-    .sort((a, b) => a.path.localeCompare(b.path));
-  const terms = (db.prepare('SELECT term, df, docs FROM match_terms WHERE df > 0').all() as Record<string, unknown>[])
-    .map((t) => ({
-      term: t.term,
-      df: t.df,
-      docs: decode(t.docs as Buffer)
-        .map(where)
-        .sort(),
-    }))
-    .sort((a, b) => String(a.term).localeCompare(String(b.term)));
-  const meta = db.prepare("SELECT * FROM match_meta WHERE name != 'generation'").all();
   const spec = db
     .prepare(
       'SELECT path, sha256, size, utf8, entries, default_category, issues, parse_issues, hex(spots) AS spots FROM spec_files ORDER BY path',
@@ -93,14 +46,6 @@ function dump(layout: WorkflowLayout) {
     .prepare('SELECT f.path, l.target, l.pos FROM spec_links l JOIN spec_files f ON f.num = l.file ORDER BY 1, 2, 3')
     .all();
   return { match: { rows, terms, meta }, spec, ids, links };
-}
-
-function casesOf(name: string): CandidateInput[] {
-  return readFileSync(join(SETS, name, 'cases.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l))
-    .map((c, i) => ({ ...c, candidate_id: `C${i}` }));
 }
 
 /** A spec file of many entries (some with sids, some not, some not ASCII), so that it has many chunks. */

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fixedRuntime } from '@maestro/core';
 import { type WorkflowLayout, workflowLayout } from '@maestro/fs';
 import { loadCorpus } from '@maestro/spec';
@@ -12,11 +12,10 @@ import type { CandidateInput } from '../matcher/types.js';
 import { corpusFingerprintSync } from '../receipt/fingerprint.js';
 import { corpusEntryHashes } from '../receipt/revalidate.js';
 import { matchingCorpus, targetsOf, useMatchStore } from './corpus-cache.js';
-import { decode, decodeTerms } from './match-rows.js';
+import { casesOf, matchSectionRows, newProcess, SETS } from './match.fixture.js';
 import { reconcileSession } from './reconcile-session.js';
 import { forgetCurrentCorpus } from './revalidate-run.js';
 
-const SETS = resolve(import.meta.dirname, '../../../../bench/reconcile-sets');
 const sets = readdirSync(SETS).filter((n) => !n.endsWith('.md'));
 const NOW = '2026-12-01T00:00:00.000Z';
 
@@ -42,20 +41,6 @@ function stage(name: string): { root: string; layout: WorkflowLayout; session: s
   return { root, layout, session, run };
 }
 
-function casesOf(name: string): CandidateInput[] {
-  return readFileSync(join(SETS, name, 'cases.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l))
-    .map((c, i) => ({ ...c, candidate_id: `C${i}` }));
-}
-
-/** A fresh process as far as derived state goes: stores closed, nothing kept in module caches. */
-function newProcess() {
-  forgetCurrentCorpus();
-  closeStores();
-}
-
 async function receiptAfterRefresh(p: ReturnType<typeof stage>): Promise<string> {
   const path = join(p.layout.sessions, p.session, 'runs', p.run, 'knowledge-reconciliation.json');
   rmSync(path, { force: true });
@@ -64,47 +49,15 @@ async function receiptAfterRefresh(p: ReturnType<typeof stage>): Promise<string>
   return readFileSync(path, 'utf8');
 }
 
-/** Every stored row of the match section, with file and term ids replaced by paths and terms (comparable across stores). */
+/** The match section's rows as this file compares them: without the content hash, each entry's terms sorted. */
 function dumpSection(layout: WorkflowLayout) {
-  const { db } = openStore(layout);
-  const fileRows = db.prepare('SELECT file_id, path, entries, dir, body, hashes, terms FROM match_files').all() as {
-    file_id: number;
-    path: string;
-    entries: number;
-    dir: string;
-    body: string;
-    hashes: Buffer;
-    terms: Buffer;
-  }[];
-  const files = new Map(fileRows.map((f) => [f.file_id, f.path]));
-  const where = (key: number) => `${files.get(Math.floor(key / 2 ** 22))}#${key % 2 ** 22}`;
-  const names = new Map(
-    (db.prepare('SELECT term_id, term FROM match_terms').all() as { term_id: number; term: string }[]).map((t) => [
-      t.term_id,
-      t.term,
-    ]),
-  );
-  const rows = fileRows
-    .map((f) => ({
-      path: f.path,
-      entries: f.entries,
-      dir: JSON.parse(f.dir),
-      body: JSON.parse(f.body),
-      hashes: f.hashes.toString('hex'),
-      terms: decodeTerms(f.terms, f.entries).map((ids) => ids.map((id) => names.get(id)).sort()),
-    }))
-    .sort((a, b) => a.path.localeCompare(b.path));
-  const terms = (db.prepare('SELECT term, df, docs FROM match_terms WHERE df > 0').all() as Record<string, unknown>[])
-    .map((t) => ({
-      term: t.term,
-      df: t.df,
-      docs: decode(t.docs as Buffer)
-        .map(where)
-        .sort(),
-    }))
-    .sort((a, b) => String(a.term).localeCompare(String(b.term)));
-  const meta = db.prepare("SELECT * FROM match_meta WHERE name != 'generation'").all();
-  return { files: [...files.values()].sort(), rows, terms, meta };
+  const { files, rows, terms, meta } = matchSectionRows(layout);
+  return {
+    files,
+    rows: rows.map(({ sha256: _sha, terms: t, ...row }) => ({ ...row, terms: t.map((list) => [...list].sort()) })),
+    terms,
+    meta,
+  };
 }
 
 describe('the match section gives the verdicts of the in-memory index', () => {

@@ -10,18 +10,16 @@ import { readReceiptMemo } from './receipt-memo.js';
 import { reconcileSession } from './reconcile-session.js';
 import { forgetCurrentCorpus } from './revalidate-run.js';
 import { reviewSession } from './review.js';
-import { project, R1, R2, runtime, S, specFile } from './session.fixture.js';
-
-const ROTATE = 'Rotate log files daily and keep them for thirty days.';
-const runs = () => [
-  { runId: R1, candidates: [{ content: ROTATE, title: 'Log rotation' }] },
-  { runId: R2, candidates: [{ content: 'Every form field needs a visible label.', title: 'Form labels' }] },
-];
-const unrelated = Array.from({ length: 12 }, (_, i) => ({
-  sid: `S-20260201-un${String(i).padStart(2, '0')}`,
-  title: `Queue topic ${i}`,
-  content: `Kafka partition ${i} consumers commit offsets after processing batch ${i}.`,
-}));
+import {
+  project,
+  R1,
+  R2,
+  rotationRuns as runs,
+  runtime,
+  S,
+  specFile,
+  UNRELATED as unrelated,
+} from './session.fixture.js';
 
 async function moved() {
   const p = project(runs());

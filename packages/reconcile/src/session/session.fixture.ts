@@ -53,3 +53,17 @@ export function project(
   const root = tmpProject(tree);
   return { root, layout: workflowLayout(root) };
 }
+
+/** The revalidation tests' session: two runs, one candidate each (log rotation, form labels). */
+export const ROTATE = 'Rotate log files daily and keep them for thirty days.';
+export const rotationRuns = (): RunSpec[] => [
+  { runId: R1, candidates: [{ content: ROTATE, title: 'Log rotation' }] },
+  { runId: R2, candidates: [{ content: 'Every form field needs a visible label.', title: 'Form labels' }] },
+];
+
+/** Twelve entries about things no candidate mentions. */
+export const UNRELATED: SpecSpec[] = Array.from({ length: 12 }, (_, i) => ({
+  sid: `S-20260201-un${String(i).padStart(2, '0')}`,
+  title: `Queue topic ${i}`,
+  content: `Kafka partition ${i} consumers commit offsets after processing batch ${i}.`,
+}));
