@@ -32,15 +32,18 @@ const mdFiles = (dir: string) =>
 /** Raw expectations: opening tags (`<spec-entry` + whitespace), their lines, and invalid categories. */
 function expected(project: string) {
   const tags: { file: string; line: number; category: string | null }[] = [];
+  const untagged: { file: string; bytes: number }[] = [];
   for (const file of mdFiles(join(project, '.workflow/specs'))) {
     const text = readFileSync(file, 'utf8');
+    if (!/<spec-entry\s/.test(text))
+      untagged.push({ file: relative(join(project, '.workflow'), file), bytes: text.length });
     for (const m of text.matchAll(/<spec-entry\s[\s\S]*?>/g)) {
       const line = text.slice(0, m.index).split('\n').length;
       const category = /\bcategory="([^"]*)"/.exec(m[0])?.[1] ?? null;
       tags.push({ file: relative(project, file), line, category });
     }
   }
-  return { tags, knowhow: mdFiles(join(project, '.workflow/knowhow')).length };
+  return { tags, untagged, knowhow: mdFiles(join(project, '.workflow/knowhow')).length };
 }
 
 interface ListOutput {
@@ -81,13 +84,24 @@ test('spec list and spec health read every real-world project, count every entry
     return { dir, want, list, text, health, kh };
   });
   let total = 0;
+  let unread = 0;
   for (const { dir, want, list, text, health, kh } of results) {
     const name = relative(copy, dir);
     for (const r of [list, text, health, kh]) if (r) expect(r.code, `${name}: ${r.stderr}`).toBe(0);
     const out = list.json<ListOutput>();
     const tagged = out.entries.filter((e) => !e.legacy);
     expect(tagged.length, name).toBe(want.tags.length);
-    expect(health.json<{ total: number }>().total, name).toBe(out.entries.length);
+    const h = health.json<{ total: number; unindexedProse: { file: string }[] }>();
+    expect(h.total, name).toBe(out.entries.length);
+    // Spec files holding text but no entry are named by health; big ones always, tagged ones never.
+    const flagged = h.unindexedProse.map((p) => p.file);
+    for (const f of flagged)
+      expect(
+        want.untagged.map((u) => u.file),
+        `${name} ${f}`,
+      ).toContain(f);
+    for (const u of want.untagged.filter((u) => u.bytes > 1000)) expect(flagged, `${name} ${u.file}`).toContain(u.file);
+    unread += flagged.length;
     expect(kh?.json<{ count: number }>().count ?? 0, name).toBe(want.knowhow);
     total += tagged.length;
     // Every entry with a category outside the seven is reported at its file:line.
@@ -98,6 +112,7 @@ test('spec list and spec health read every real-world project, count every entry
     }
   }
   expect(total).toBe(728);
+  expect(unread).toBe(12);
   expect(readTree(copy)).toEqual(before);
   expect(readTree(copy)).toEqual(readTree(CORPUS));
 }, 120_000);

@@ -4,6 +4,7 @@ import { findLeftoverTemps, type WorkflowLayout } from '@maestro/fs';
 import { loadCorpus } from './corpus.js';
 import { buildLinks, cyclicIds } from './history.js';
 import type { Corpus } from './model.js';
+import { findUnindexedProse, type UnindexedProse } from './prose.js';
 
 /** maestro-flow's spec time decay: 0.3 + 0.7·e^(−ln2·age/60 days). */
 export const SPEC_HALF_LIFE_DAYS = 60;
@@ -49,6 +50,11 @@ export interface SpecHealth {
    * `readSpecHealth`, empty from the pure `specHealth`. The next write of that file removes them.
    */
   leftoverTemps: string[];
+  /**
+   * Spec files that hold text but no entry (filled by `readSpecHealth`, empty from the pure
+   * `specHealth`): search, context and the matcher never see that text.
+   */
+  unindexedProse: UnindexedProse[];
   /** Entries (specs and knowhow) longer than what search, context and the matcher index. */
   capped: { limit: number; entries: CappedEntry[] };
 }
@@ -86,6 +92,7 @@ export function specHealth(corpus: Corpus, now: Date): SpecHealth {
       warnings: corpus.issues.filter((i) => i.severity === 'warning').length,
     },
     leftoverTemps: [],
+    unindexedProse: [],
     capped: { limit: INDEXED_TEXT_MAX, entries: [] },
   };
   for (const e of corpus.entries) {
@@ -139,11 +146,13 @@ function countChains(successors: Map<string, string[]>): number {
 }
 
 /**
- * `maestro spec health`: the counts over the corpus, plus the temp files interrupted writes left.
+ * `maestro spec health`: the counts over the corpus, plus the temp files interrupted writes left
+ * and the spec files whose text is outside any entry.
  * Pass `corpus` when the caller has loaded it already, so it is parsed once.
  */
 export function readSpecHealth(layout: WorkflowLayout, now: Date, corpus: Corpus = loadCorpus(layout)): SpecHealth {
   const health = specHealth(corpus, now);
   health.leftoverTemps = findLeftoverTemps(layout.workflow).map((t) => relative(layout.workflow, t.path));
+  health.unindexedProse = findUnindexedProse(layout, corpus);
   return health;
 }

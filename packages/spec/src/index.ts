@@ -47,6 +47,8 @@ export type {
   SpecCategory,
 } from './model.js';
 export { SPEC_CATEGORIES } from './model.js';
+export type { UnindexedProse } from './prose.js';
+export { findUnindexedProse, PROSE_MIN_CHARS, proseOutsideEntries } from './prose.js';
 export type { SpecListOptions } from './queries.js';
 export { knowhowHistory, listKnowhow, listSpecs, requireEntry, specHistory } from './queries.js';
 export {

@@ -163,6 +163,17 @@ export const SpecHealthOutput = z
       .describe(
         'temp files (relative to .workflow/) left by interrupted writes; the next write of each file removes them',
       ),
+    unindexedProse: z
+      .array(
+        z.object({
+          file: z.string().describe('relative to .workflow/'),
+          line: z.number().int().describe('first line of body text'),
+          chars: z.number().int().describe('characters of body text, headings and blank lines not counted'),
+        }),
+      )
+      .describe(
+        'spec files holding text but no <spec-entry> block: search, context and the matcher never see that text',
+      ),
     capped: z
       .object({
         limit: z.number().int().describe('characters of one entry that search, context and the matcher index'),

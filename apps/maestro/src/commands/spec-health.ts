@@ -32,6 +32,16 @@ export const command: CommandModule = {
         `  ! leftover temp file .workflow/${t} (an interrupted write; the next write of that file removes it)`,
       );
     }
+    if (h.unindexedProse.length) {
+      lines.push(
+        `Unread text: ${h.unindexedProse.length} spec file(s) hold text outside any <spec-entry> block; search, context and review never see it`,
+      );
+      for (const p of h.unindexedProse) {
+        lines.push(
+          `  ! .workflow/${p.file}:${p.line} ${p.chars} characters of text, no entry (wrap each rule in a <spec-entry> block, or add it with \`maestro spec add <category> "<title>" "<content>"\`)`,
+        );
+      }
+    }
     const capped = h.capped.entries;
     lines.push(
       `Indexing: ${capped.length} entr${capped.length === 1 ? 'y' : 'ies'} over ${h.capped.limit} characters (search, context and the matcher read only their start; load shows all)`,
