@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { columnsAfter, columnsDelta, entryColumns, entryRecord, sortedColumns } from '../session/entry-columns.js';
-import { columnsJson, columnsInRecordOrder, entryColumnsOf, lazyEntryColumns } from './entry-text.js';
+import { columnsInRecordOrder, columnsJson, entryColumnsOf, lazyEntryColumns } from './entry-text.js';
 
 const hex = (n: number) => n.toString(16).padStart(16, '0');
 

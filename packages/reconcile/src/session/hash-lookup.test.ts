@@ -4,7 +4,7 @@ import { HashLookup } from './hash-lookup.js';
 /** Rows of 8 bytes, the 6-byte hash at offset 2. */
 function rows(hashes: number[]): Buffer {
   const buf = Buffer.alloc(hashes.length * 8);
-  hashes.forEach((h, p) => buf.writeUIntBE(h, p * 8 + 2, 6));
+  for (const [p, h] of hashes.entries()) buf.writeUIntBE(h, p * 8 + 2, 6);
   return buf;
 }
 
