@@ -4,6 +4,7 @@ import { compactDate, isMaestroError, MaestroError, parseJsonText, type Runtime 
 import { readTextIfExists, type WorkflowLayout, withLock, writeFileAtomic } from '@maestro/fs';
 import { runPaths } from '@maestro/ledger';
 import { type Receipt, ReceiptSchema } from '../schemas.js';
+import { columnsJson, entryColumnsOf, type HashColumns } from './entry-text.js';
 
 /** A receipt that is not valid JSON or not a `knowledge-reconciliation/1.0` receipt (exit 2). */
 export class ReceiptCorruptError extends MaestroError {
@@ -112,7 +113,36 @@ function parseReceipt(json: unknown): ReturnType<typeof ReceiptSchema.safeParse>
   return ReceiptSchema.safeParse(json);
 }
 
+/** Stands for `corpus_entries` while the rest of a receipt is serialised (see `columnsText`). */
+const ENTRIES_MARK = '\u0000maestro:corpus_entries\u0000';
+
+/**
+ * The receipt's text when its `corpus_entries` are still columns (`entryColumnsOf`): the rest is
+ * checked and serialised as `serializeReceipt` does, and the entries are written from the columns
+ * in place of a mark, to the same bytes. Null when the rest does not pass the schema (the caller
+ * then goes the record's way, whose error reads as before).
+ */
+function columnsText(receipt: Receipt, cols: HashColumns): string | null {
+  const rest: Record<string, unknown> = {};
+  for (const k of Object.keys(receipt)) if (k !== 'corpus_entries') rest[k] = receipt[k as keyof Receipt];
+  const parsed = ReceiptSchema.safeParse(rest);
+  if (!parsed.success) return null;
+  const out: Record<string, unknown> = {};
+  for (const k of FIELDS) {
+    if (k === 'corpus_entries') out[k] = ENTRIES_MARK;
+    else if (k in parsed.data) out[k] = (parsed.data as Record<string, unknown>)[k];
+  }
+  const text = JSON.stringify(out, null, 2);
+  const needle = `\n  "corpus_entries": ${JSON.stringify(ENTRIES_MARK)}`;
+  const at = text.indexOf(needle);
+  if (at < 0) return null;
+  return `${text.slice(0, at)}\n  "corpus_entries": ${columnsJson(cols)}${text.slice(at + needle.length)}\n`;
+}
+
 export function serializeReceipt(receipt: Receipt): string {
+  const cols = entryColumnsOf(receipt);
+  const fast = cols ? columnsText(receipt, cols) : null;
+  if (fast !== null) return fast;
   const parsed = parseReceipt(receipt);
   if (!parsed.success) ReceiptSchema.parse(receipt); // throws the schema's error
   return `${JSON.stringify(parsed.data, null, 2)}\n`;

@@ -3,6 +3,7 @@ import type { CorpusIndex, MatchIndex } from '../matcher/corpus-index.js';
 import { reconcile } from '../matcher/reconcile.js';
 import type { Match, MatchableEntry, Verdict } from '../matcher/types.js';
 import type { CorpusDelta, Receipt, ReceiptCandidate } from '../schemas.js';
+import { type HashColumns, lazyEntryColumns } from './entry-text.js';
 import type { SnapshotCandidate } from './snapshot.js';
 
 /** The facts of a corpus entry that a verdict or a carried-over resolution can depend on. */
@@ -57,6 +58,8 @@ export interface RevalidateInput {
   hashes: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
   /** The delta from the receipt's `corpus_entries` to the current hashes, when the caller has it already. */
   delta?: CorpusDelta;
+  /** The current entry hashes as columns in id order (then the new receipt keeps them so until read). */
+  entryColumns?: () => HashColumns;
   now: string;
 }
 
@@ -110,7 +113,8 @@ export function revalidateReceipt(input: RevalidateInput): Revalidation {
   out.corpus_fingerprint = input.fingerprint;
   // Shared, never mutated: a copy of 100,000 hashes per revalidated run buys nothing. Built when
   // first read (a read-only review never reads them).
-  lazyMember(out, 'corpus_entries', hashes);
+  if (input.entryColumns) lazyEntryColumns(out, input.entryColumns);
+  else lazyMember(out, 'corpus_entries', hashes);
   out.candidates = rows;
   out.revalidated_from = { corpus_fingerprint: receipt.corpus_fingerprint, delta, revalidated_at: input.now };
   return { state: 'revalidated', delta, receipt: out as Receipt };

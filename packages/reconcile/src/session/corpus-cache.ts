@@ -4,7 +4,7 @@ import { buildIndex, type MatchIndex, memoryIndex } from '../matcher/corpus-inde
 import { corpusState, lastCorpusState, releaseCorpusBytes } from '../receipt/fingerprint.js';
 import { corpusDelta, corpusEntryHashes } from '../receipt/revalidate.js';
 import type { CorpusDelta } from '../schemas.js';
-import { columnsDelta, type EntryColumns, entryRecord } from './entry-columns.js';
+import { columnsAfter, columnsDelta, type EntryColumns, entryRecord, sortedColumns } from './entry-columns.js';
 import type { TargetInfo, TargetLookup } from './match-rows.js';
 import { syncMatchSection } from './match-store.js';
 
@@ -18,6 +18,11 @@ export interface MatchingCorpus {
   entryHashes(): Record<string, string>;
   /** Added, changed and removed ids from a receipt's recorded entry hashes to these (ids sorted). */
   entryDelta(before: EntryColumns): CorpusDelta;
+  /**
+   * `entryDelta`, and the current entry hashes as columns in id order built from it (see
+   * `columnsAfter`); undefined where the corpus is held in memory.
+   */
+  entryDeltaColumns?(before: EntryColumns): { delta: CorpusDelta; after: () => EntryColumns };
   /** False when the rows it reads have changed since (a long-lived process must build it again). */
   current(): boolean;
   /** How many corpus files were parsed for it (0: the stored rows were current). */
@@ -27,6 +32,15 @@ export interface MatchingCorpus {
 }
 
 let storeEnabled = true;
+
+/**
+ * Whether a revalidated receipt's entry hashes are built as columns from the old receipt's and the
+ * delta, and written from them (`MAESTRO_RECEIPT_COLUMNS=0` builds the record from every current
+ * id instead, for comparison; the bytes are the same).
+ */
+function receiptColumns(): boolean {
+  return process.env.MAESTRO_RECEIPT_COLUMNS !== '0';
+}
 
 /** Whether `matchingCorpus` uses the store (tests turn it off to compare with the in-memory path). */
 export function useMatchStore(enabled: boolean): void {
@@ -56,6 +70,16 @@ export async function matchingCorpus(layout: WorkflowLayout, fingerprint: string
       targets: index.targets(),
       entryHashes: () => index.entryHashes(),
       entryDelta: (before) => columnsDelta(before, index.entryHashSource()),
+      ...(receiptColumns()
+        ? {
+            entryDeltaColumns: (before: EntryColumns) => {
+              const source = index.entryHashSource();
+              const positions = new Int32Array(before.ids.length);
+              const delta = columnsDelta(before, source, positions);
+              return { delta, after: () => columnsAfter(before, delta, positions, source) ?? sortedColumns(source) };
+            },
+          }
+        : {}),
       current: () => index.current(),
       parsed,
       source: 'store',

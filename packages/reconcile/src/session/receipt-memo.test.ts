@@ -103,6 +103,40 @@ describe('receipt memo', () => {
   });
 });
 
+describe('revalidated receipts written from entry columns', () => {
+  it('have the bytes and memo rows of the record path (MAESTRO_RECEIPT_COLUMNS=0)', async () => {
+    const refresh = async (p: { layout: Parameters<typeof reviewSession>[0] }) => {
+      closeStores();
+      forgetCurrentCorpus();
+      return reconcileSession(p.layout, S, { refresh: true }, runtime());
+    };
+    const a = await moved();
+    const b = await moved();
+    const viaColumns = await refresh(a);
+    process.env.MAESTRO_RECEIPT_COLUMNS = '0';
+    let viaRecord: Awaited<ReturnType<typeof refresh>>;
+    try {
+      viaRecord = await refresh(b);
+    } finally {
+      delete process.env.MAESTRO_RECEIPT_COLUMNS;
+    }
+    expect(viaColumns.runs.map((r) => [r.regenerated, r.revalidated?.added])).toEqual([
+      [false, 12],
+      [false, 12],
+    ]);
+    expect(viaColumns.runs).toEqual(viaRecord.runs);
+    for (const run of [R1, R2]) {
+      const text = readFileSync(receiptPath(a.layout, S, run), 'utf8');
+      expect(text).toBe(readFileSync(receiptPath(b.layout, S, run), 'utf8'));
+      expect(Object.keys(JSON.parse(text).corpus_entries)).toHaveLength(15);
+      closeStores();
+      const memo = readReceiptMemo(a.layout, S, run);
+      expect(memo?.entries?.ids).toEqual(readReceiptMemo(b.layout, S, run)?.entries?.ids);
+      expect(JSON.parse(JSON.stringify(memo?.receipt))).toEqual(JSON.parse(text));
+    }
+  });
+});
+
 describe('columnsDelta', () => {
   it('is corpusDelta over the same hashes, whatever the order of either side', () => {
     const hex = (n: number) => n.toString(16).padStart(16, '0');

@@ -4,6 +4,7 @@ import { hashJson, sha256 } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { type DerivedStore, openStore, type SectionSpec, tryWrite } from '@maestro/store';
 import { MATCHER_REVISION } from '../matcher/reconcile.js';
+import { entryColumnsOf } from '../receipt/entry-text.js';
 import { parseReceiptText, readReceipt, receiptPath } from '../receipt/io.js';
 import { lazyMember, type Revalidation } from '../receipt/revalidate.js';
 import type { CorpusDelta, Receipt, ReceiptCandidate } from '../schemas.js';
@@ -108,9 +109,13 @@ function fromRow(row: ParsedRow | undefined, sha: string): ReadReceipt | null {
 export function rememberReceipt(layout: WorkflowLayout, receipt: Receipt, text: string): void {
   const store = memoStore(layout);
   if (!store) return;
-  const { corpus_entries: entries, ...rest } = receipt;
+  // Entry hashes still held as columns are taken as they are (not built into a record to be taken apart).
+  const pending = entryColumnsOf(receipt);
+  const rest: Record<string, unknown> = {};
+  for (const k of Object.keys(receipt)) if (k !== 'corpus_entries') rest[k] = receipt[k as keyof Receipt];
   const head = JSON.stringify(rest);
-  const cols = entries ? entryColumns(entries) : null;
+  const entries = pending ? null : receipt.corpus_entries;
+  const cols = pending ?? (entries ? entryColumns(entries) : null);
   const ids = cols ? cols.ids.join('\n') : null;
   // An id holding a newline could not be split back: such a receipt is not remembered.
   if (cols?.ids.some((id) => id.includes('\n'))) return;

@@ -73,6 +73,7 @@ export function revalidateRun(
   now: string,
   before: EntryColumns | null = null,
 ): Revalidation {
+  const delta = before ? (current.corpus.entryDeltaColumns?.(before) ?? null) : null;
   return revalidateReceipt({
     receipt,
     candidates: state.candidates,
@@ -80,7 +81,8 @@ export function revalidateRun(
     corpus: current.corpus.index,
     fingerprint: current.fingerprint,
     hashes: () => current.hashes,
-    ...(before ? { delta: current.corpus.entryDelta(before) } : {}),
+    ...(delta ? { delta: delta.delta } : before ? { delta: current.corpus.entryDelta(before) } : {}),
+    ...(delta ? { entryColumns: delta.after } : {}),
     now,
   });
 }

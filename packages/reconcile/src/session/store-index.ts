@@ -10,6 +10,7 @@ import type { MatchableEntry } from '../matcher/types.js';
 import { vouchedEntryHashes } from '../receipt/io.js';
 import { entryHash } from '../receipt/revalidate.js';
 import type { EntryHashSource } from './entry-columns.js';
+import { HashLookup } from './hash-lookup.js';
 import {
   ACTIVE,
   type BodyColumns,
@@ -69,9 +70,9 @@ export class StoreIndex implements MatchIndex {
   private readonly byIdAll = new Map<string, number>();
   /** Documents whose successor was resolved to another id than their file says (their entry hash moves). */
   private readonly relinked = new Set<number>();
-  private exactMap: Map<number, number[]> | null = null;
-  private retiredMap: Map<number, number[]> | null = null;
-  private titleMap: Map<number, number[]> | null = null;
+  private exactMap: HashLookup | null = null;
+  private retiredMap: HashLookup | null = null;
+  private titleMap: HashLookup | null = null;
   private linkMap: Map<string, number[]> | null = null;
 
   constructor(
@@ -306,27 +307,15 @@ export class StoreIndex implements MatchIndex {
   }
 
   /** Documents with `flag` by one of their 6-byte lookup hashes, in corpus order. */
-  private hashMap(at: number, flag: number): Map<number, number[]> {
-    const map = new Map<number, number[]>();
-    for (const f of this.files) {
-      for (let p = 0; p < f.entries; p++) {
-        const i = f.base + p;
-        if (!(this.flags[i] & flag)) continue;
-        const h = f.hashes.readUIntBE(p * HASH_BYTES + at, 6);
-        if (h === 0) continue;
-        const list = map.get(h);
-        if (list) list.push(i);
-        else map.set(h, [i]);
-      }
-    }
-    return map;
+  private hashMap(at: number, flag: number): HashLookup {
+    return new HashLookup(this.files, HASH_BYTES, at, (i) => (this.flags[i] & flag) !== 0);
   }
 
   byExact(key: string): readonly number[] | undefined {
     const cut = key.indexOf('\u0000');
     const [storeName, exact] = [key.slice(0, cut), key.slice(cut + 1)];
     this.exactMap ??= this.hashMap(H_EXACT, ACTIVE);
-    const found = (this.exactMap.get(keyHash(key)) ?? []).filter((i) => {
+    const found = this.exactMap.get(keyHash(key)).filter((i) => {
       const d = this.doc(i);
       return d.entry.store === storeName && d.exact === exact;
     });
@@ -336,7 +325,7 @@ export class StoreIndex implements MatchIndex {
   byTitle(titleKey: string): readonly number[] | undefined {
     if (!titleKey) return undefined;
     this.titleMap ??= this.hashMap(H_TITLE, ACTIVE);
-    const found = (this.titleMap.get(keyHash(titleKey)) ?? []).filter((i) => this.doc(i).titleKey === titleKey);
+    const found = this.titleMap.get(keyHash(titleKey)).filter((i) => this.doc(i).titleKey === titleKey);
     return found.length ? found : undefined;
   }
 
@@ -419,7 +408,7 @@ export class StoreIndex implements MatchIndex {
     const [storeName, exact] = [key.slice(0, cut), key.slice(cut + 1)];
     this.retiredMap ??= this.hashMap(H_EXACT, RETIRED);
     let last: MatchableEntry | undefined;
-    for (const i of this.retiredMap.get(keyHash(key)) ?? []) {
+    for (const i of this.retiredMap.get(keyHash(key))) {
       const e = this.entryAt(i);
       if (e.store === storeName && exactKey(e.content) === exact) last = e; // the last one wins, as in a Map
     }
