@@ -2,8 +2,8 @@ import { indexedText } from '@maestro/core';
 import { describe, expect, it } from 'vitest';
 import { CTX, entry } from '../test/entries.js';
 import { assembleIndex, buildIndex, docFromEntry, TermTable } from './build.js';
-import { rankIndex } from './rank.js';
 import { CHUNK_TERMS, ForwardChunks } from './forward-chunks.js';
+import { rankIndex } from './rank.js';
 import { docsHash, docsHashJson, GroupHashes, tokenizeGroups } from './tokenize-pool.js';
 
 const entries = [
