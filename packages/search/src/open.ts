@@ -1,5 +1,6 @@
+import { isAscii } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { isMaestroError } from '@maestro/core';
@@ -182,20 +183,13 @@ function locateBodies(bytes: Buffer | null, bodies: readonly Buffer[]): ([number
   });
 }
 
-/** The file as a string when every byte is ASCII (then offsets in it are byte offsets), else null. */
-function asciiText(bytes: Buffer): string | null {
-  const text = bytes.toString('latin1');
-  return ASCII_ONLY.test(text) ? text : null;
-}
-
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
-
 /**
- * `locateBodies` for an ASCII file given as a string: the same ranges, found by string search
- * (a body with any other character is found nowhere in it, as its UTF-8 bytes would not be).
+ * `locateBodies` for a file whose bytes are all ASCII, each body looked for as it is (Latin-1
+ * bytes of an ASCII string are its UTF-8): the same ranges, with no UTF-8 copy of each body made.
+ * A body with any other character is found nowhere in such a file, as its UTF-8 bytes would not be.
  */
-function locateBodyStrings(
-  text: string,
+function locateAsciiBodies(
+  bytes: Buffer,
   first: number,
   count: number,
   body: (d: number) => string,
@@ -210,8 +204,9 @@ function locateBodyStrings(
       continue;
     }
     // First in the window after the previous body, else the first anywhere (as `locateBodies`).
-    const near = text.indexOf(b, cursor);
-    const at = near >= 0 && near - cursor <= LOOKAHEAD ? near : text.indexOf(b);
+    const ascii = ASCII_ONLY.test(b);
+    const near = ascii ? bytes.indexOf(b, cursor, 'latin1') : -1;
+    const at = near >= 0 && near - cursor <= LOOKAHEAD ? near : ascii ? bytes.indexOf(b, 0, 'latin1') : -1;
     if (at < 0 || at + b.length > 0xffffffff) {
       misses++;
       out.push(null);
@@ -223,11 +218,45 @@ function locateBodyStrings(
   return out;
 }
 
-function readOrNull(path: string): Buffer | null {
-  try {
-    return readFileSync(path);
-  } catch {
-    return null;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/**
+ * Reads corpus files one after another into one buffer that grows to the largest of them, so that
+ * reading the whole corpus again leaves no garbage buffer per file behind (external memory that
+ * the garbage collector would only reclaim later, all of it at once).
+ */
+class FileReader {
+  private pool = Buffer.alloc(0);
+
+  /** The file's bytes (valid until the next read), or null when it cannot be read. */
+  read(path: string): Buffer | null {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      // One byte of room past the size: a file that grew since its stat is read to its end all the same.
+      const size = fstatSync(fd).size + 1;
+      if (size > this.pool.length) this.pool = Buffer.allocUnsafe(size);
+      let n = 0;
+      for (;;) {
+        if (n === this.pool.length) {
+          const next = Buffer.allocUnsafe(this.pool.length * 2);
+          this.pool.copy(next, 0, 0, n);
+          this.pool = next;
+        }
+        const got = readSync(fd, this.pool, n, this.pool.length - n, null);
+        if (got === 0) break;
+        n += got;
+      }
+      return this.pool.subarray(0, n);
+    } catch {
+      return null;
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 
@@ -243,6 +272,7 @@ function textOf(up: UpdatedIndex, prev: SearchIndex | null, workflow: string): T
   const out = new TextBuilder(up.index.size);
   // By path: a file without entries starts where the next one does.
   const reused = new Map(up.reused.map((r) => [r.path, r]));
+  const reader = new FileReader();
   for (const f of up.files) {
     if (f.count === 0) continue;
     const r = reused.get(f.path);
@@ -253,12 +283,11 @@ function textOf(up: UpdatedIndex, prev: SearchIndex | null, workflow: string): T
       continue;
     }
     out.flush();
-    const file = readOrNull(join(workflow, f.path));
-    const text = file ? asciiText(file) : null;
-    if (file && text !== null) {
-      // An ASCII file: its characters are its bytes, so its bodies are looked for as strings (no
+    const file = reader.read(join(workflow, f.path));
+    if (file && isAscii(file)) {
+      // An ASCII file: its characters are its bytes, so its bodies are looked for as they are (no
       // UTF-8 copy of each body); a body found is those very bytes of the file.
-      const ranges = locateBodyStrings(text, f.first, f.count, (d) => up.index.body(d));
+      const ranges = locateAsciiBodies(file, f.first, f.count, (d) => up.index.body(d));
       ranges.forEach((range, i) => {
         if (range) out.inFile(f.first + i, range[0], range[1], crc32(file.subarray(range[0], range[0] + range[1])));
         else out.add(f.first + i, up.index.body(f.first + i));

@@ -2,8 +2,9 @@ import { indexedText } from '@maestro/core';
 import { describe, expect, it } from 'vitest';
 import { CTX, entry } from '../test/entries.js';
 import { assembleIndex, buildIndex, docFromEntry, TermTable } from './build.js';
+import { CHUNK_TERMS, ForwardChunks } from './forward-chunks.js';
 import { rankIndex } from './rank.js';
-import { docsHash, docsHashJson, tokenizeGroups } from './tokenize-pool.js';
+import { docsHash, docsHashJson, GroupHashes, tokenizeGroups } from './tokenize-pool.js';
 
 const entries = [
   entry('S-1', { title: 'Retry "with" backoff', content: 'Retry failed calls.\n\tWith "quotes" and \\ slashes.' }),
@@ -39,5 +40,42 @@ describe('the tokenising pool', () => {
     for (const q of ['retry', '图谱', 'json']) {
       expect(rankIndex(index, q, {}, CTX)).toEqual(rankIndex(built, q, {}, CTX));
     }
+  });
+
+  it('hashes ranges fed document by document as docsHashJson hashes them, empty ranges included', () => {
+    const json = ['{"a":1}', '{"b":2}', '{"c":3}', '{"d":4}', '{"e":5}'];
+    const bodies = ['one', 'two', '', 'four', 'five'];
+    const ranges: [number, number][] = [
+      [0, 0],
+      [0, 2],
+      [2, 2],
+      [3, 5],
+      [5, 5],
+    ];
+    const h = new GroupHashes(ranges);
+    json.forEach((j, d) => {
+      h.add(d, j, bodies[d]);
+    });
+    expect(h.end(json.length)).toEqual(ranges.map(([a, b]) => docsHashJson(json.slice(a, b), bodies.slice(a, b))));
+  });
+});
+
+describe('forward chunks', () => {
+  it('packs documents into shared chunks, a large one in a chunk of its own', () => {
+    const table = new TermTable();
+    const chunks = new ForwardChunks();
+    const small = chunks.add(['a', 'b'], Uint8Array.from([1, 0, 0, 2, 0, 1, 0, 0]), table);
+    const big = Array.from({ length: CHUNK_TERMS }, (_, i) => `t${i}`);
+    const large = chunks.add(big, new Uint8Array(big.length * 4).fill(1), table);
+    const after = chunks.add(['b', 'c'], Uint8Array.from([3, 0, 0, 0, 0, 0, 0, 4]), table);
+    expect([...small.termIds]).toEqual([0, 1]);
+    expect([...small.tfs]).toEqual([1, 0, 0, 2, 0, 1, 0, 0]);
+    expect(large.termIds.length).toBe(CHUNK_TERMS);
+    expect(large.termIds[0]).toBe(table.intern('t0'));
+    expect([...after.termIds]).toEqual([1, table.intern('c')]);
+    expect([...after.tfs]).toEqual([3, 0, 0, 0, 0, 0, 0, 4]);
+    expect(chunks.ids.length).toBe(3);
+    expect(small.termIds.buffer).toBe(chunks.ids[0].buffer);
+    expect(after.termIds.buffer).toBe(chunks.ids[2].buffer);
   });
 });

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type ForwardDoc, fieldTexts, type TermTable, tokenizeFields } from './build.js';
+import { ForwardChunks } from './forward-chunks.js';
 import type { IndexDoc } from './model.js';
 
 /** sha256 over everything the index stores for a file's entries, so equal hashes mean equal documents. */
@@ -18,13 +19,59 @@ export function docsHash(docs: readonly IndexDoc[], bodies: readonly string[]): 
  * the body, fed to one hash (no JSON copy of the bodies is made).
  */
 export function docsHashJson(docJson: readonly string[], bodies: readonly string[]): string {
-  const h = createHash('sha256');
-  for (let i = 0; i < docJson.length; i++) {
-    h.update(`${docJson[i]}\n${bodies[i].length}\n`);
-    h.update(bodies[i]);
-    h.update('\n');
+  const h = new DocsHasher();
+  for (let i = 0; i < docJson.length; i++) h.add(docJson[i], bodies[i]);
+  return h.digest();
+}
+
+/** `docsHashJson` fed one document at a time. */
+export class DocsHasher {
+  private readonly h = createHash('sha256');
+
+  add(docJson: string, body: string): void {
+    this.h.update(`${docJson}\n${body.length}\n`);
+    this.h.update(body);
+    this.h.update('\n');
   }
-  return h.digest('hex');
+
+  digest(): string {
+    return this.h.digest('hex');
+  }
+}
+
+/** The hashes of [from, to) document ranges (in order, not overlapping), fed document by document. */
+export class GroupHashes {
+  private readonly out: string[] = [];
+  private g = 0;
+  private hasher: DocsHasher | null = null;
+
+  constructor(private readonly groups: readonly [number, number][]) {}
+
+  /** Ends the group that ends at d and starts the one that starts there (an empty one ends at once). */
+  private boundary(d: number): void {
+    if (this.hasher && this.groups[this.g][1] === d) this.close();
+    while (!this.hasher && this.g < this.groups.length && this.groups[this.g][0] === d) {
+      this.hasher = new DocsHasher();
+      if (this.groups[this.g][1] === d) this.close();
+    }
+  }
+
+  private close(): void {
+    this.out.push((this.hasher as DocsHasher).digest());
+    this.hasher = null;
+    this.g++;
+  }
+
+  add(d: number, docJson: string, body: string): void {
+    this.boundary(d);
+    this.hasher?.add(docJson, body);
+  }
+
+  /** The hashes, once all `count` documents went by. */
+  end(count: number): string[] {
+    this.boundary(count);
+    return this.out;
+  }
 }
 
 /** The documents of one corpus file to tokenise; `hash` null when it is still to be computed. */
@@ -34,21 +81,35 @@ export interface TokenizeGroup {
   hash: string | null;
 }
 
-export interface WorkerInput {
-  /** Each document as JSON: strings only, which cross to the worker far cheaper than objects. */
-  docJson: string[];
-  bodies: string[];
+/**
+ * The worker's input, sent as several messages: first the `WorkerStart`, then the documents in
+ * `WorkerBatch`es of at most `BATCH_DOCS`. Each batch's strings exist on either side only while
+ * it is sent or tokenised: neither heap holds a copy of the whole input.
+ */
+export interface WorkerStart {
+  /** How many documents the batches bring in all. */
+  count: number;
   /** [from, to) document ranges (of this input) whose hash the worker computes. */
   hashGroups: [number, number][];
 }
 
+export interface WorkerBatch {
+  /** Each document as JSON: strings only, which cross to the worker far cheaper than objects. */
+  docJson: string[];
+  bodies: string[];
+}
+
+/** Documents per batch sent to the worker. */
+export const BATCH_DOCS = 1000;
+
 export interface WorkerOutput {
-  /** The worker's term table: `termIds` are positions in it. */
+  /** The worker's term table: the term ids in `ids` are positions in it. */
   terms: string[];
-  termIds: Uint32Array;
-  tfs: Uint8Array;
-  /** Document d's terms are `termIds[offsets[d] .. offsets[d + 1]]`. */
-  offsets: Uint32Array;
+  /** `ForwardChunks` of every document's term ids and frequencies (4 per term). */
+  ids: Uint32Array[];
+  tfs: Uint8Array[];
+  /** Per document: chunk, position in it, term count. */
+  place: Uint32Array;
   lengths: Uint32Array;
   hashes: string[];
 }
@@ -107,7 +168,11 @@ export function releaseWorker(): void {
   if (w) void w.terminate();
 }
 
-function startWorker(script: string, input: WorkerInput): Promise<WorkerOutput | null> {
+function startWorker(
+  script: string,
+  start: WorkerStart,
+  batch: (from: number, to: number) => WorkerBatch,
+): Promise<WorkerOutput | null> {
   return new Promise((resolve) => {
     const worker = spare ?? spawnWorker(script);
     spare = null;
@@ -127,15 +192,17 @@ function startWorker(script: string, input: WorkerInput): Promise<WorkerOutput |
     // A worker that cannot run (no threads, out of memory) is no reason to fail: the caller tokenises.
     worker.once('error', () => finish(null));
     worker.once('exit', () => finish(null));
-    worker.postMessage(input);
+    worker.postMessage(start);
+    for (let from = 0; from < start.count; from += BATCH_DOCS) {
+      worker.postMessage(batch(from, Math.min(start.count, from + BATCH_DOCS)));
+    }
   });
 }
 
-function tokenizeHere(doc: IndexDoc, body: string, table: TermTable): ForwardDoc {
+function tokenizeHere(doc: IndexDoc, body: string, table: TermTable, chunks: ForwardChunks): ForwardDoc {
   const local = tokenizeFields(fieldTexts(doc, body));
-  const ids = new Uint32Array(local.terms.length);
-  for (let i = 0; i < ids.length; i++) ids[i] = table.intern(local.terms[i]);
-  return { doc, body, termIds: ids, tfs: local.tfs, lengths: local.lengths };
+  const { termIds, tfs } = chunks.add(local.terms, local.tfs, table);
+  return { doc, body, termIds, tfs, lengths: local.lengths };
 }
 
 /**
@@ -185,16 +252,19 @@ export async function tokenizeGroups(
       }
       at += n;
     }
-    pending = startWorker(script, {
-      docJson: remote.map(({ g, i }) => JSON.stringify(groups[g].docs[i])),
-      bodies: remote.map(({ g, i }) => groups[g].bodies[i]),
-      hashGroups,
+    pending = startWorker(script, { count: remote.length, hashGroups }, (from, to) => {
+      const part = remote.slice(from, to);
+      return {
+        docJson: part.map(({ g, i }) => JSON.stringify(groups[g].docs[i])),
+        bodies: part.map(({ g, i }) => groups[g].bodies[i]),
+      };
     });
   }
   const forward: ForwardDoc[][] = groups.map(() => []);
+  const chunks = new ForwardChunks();
   for (let k = 0; k < cut; k++) {
     const { g, i } = flat[k];
-    forward[g].push(tokenizeHere(groups[g].docs[i], groups[g].bodies[i], table));
+    forward[g].push(tokenizeHere(groups[g].docs[i], groups[g].bodies[i], table, chunks));
   }
   // This thread's hashes while the worker is still busy (the worker's own groups are left to it).
   const onWorker = new Set(hashGroupOf);
@@ -209,13 +279,14 @@ export async function tokenizeGroups(
       for (let k = cut; k < flat.length; k++) {
         const { g, i } = flat[k];
         const d = k - cut;
-        const termIds = out.termIds.subarray(out.offsets[d], out.offsets[d + 1]);
+        const [c, at, count] = [out.place[d * 3], out.place[d * 3 + 1], out.place[d * 3 + 2]];
+        const termIds = out.ids[c].subarray(at, at + count);
         for (let j = 0; j < termIds.length; j++) termIds[j] = map[termIds[j]];
         forward[g].push({
           doc: groups[g].docs[i],
           body: groups[g].bodies[i],
           termIds,
-          tfs: out.tfs.subarray(out.offsets[d] * 4, out.offsets[d + 1] * 4),
+          tfs: out.tfs[c].subarray(at * 4, (at + count) * 4),
           lengths: out.lengths.subarray(d * 4, d * 4 + 4),
         });
       }
@@ -225,7 +296,7 @@ export async function tokenizeGroups(
     } else {
       for (let k = cut; k < flat.length; k++) {
         const { g, i } = flat[k];
-        forward[g].push(tokenizeHere(groups[g].docs[i], groups[g].bodies[i], table));
+        forward[g].push(tokenizeHere(groups[g].docs[i], groups[g].bodies[i], table, chunks));
       }
     }
   }

@@ -96,10 +96,20 @@ function plan(prev: PreviousIndex | null, corpus: Corpus): FilePlan[] {
  * postings) plus the new ones.
  */
 export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): Promise<UpdatedIndex> {
+  // Everything that needs the corpus is done before the first await, so that neither this call
+  // nor its caller holds it while the documents are tokenised: its entries can then be collected.
   const files = plan(prev, corpus);
   const errors = corpus.issues.filter((i) => i.severity === 'error').map(formatIssue);
   const issues =
     errors.length > MAX_ISSUES ? [...errors.slice(0, MAX_ISSUES), `… and ${errors.length - MAX_ISSUES} more`] : errors;
+  return reindex(prev, files, issues);
+}
+
+function record(f: FilePlan, first: number, hash: string): ManifestFile {
+  return { path: f.path, size: f.size, mtime_ms: f.mtimeMs, hash, first, count: f.count };
+}
+
+async function reindex(prev: PreviousIndex | null, files: FilePlan[], issues: string[]): Promise<UpdatedIndex> {
   let expected = 0;
   const unchanged =
     prev !== null &&
@@ -110,14 +120,6 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
       return same;
     }) &&
     expected === prev.index.size;
-  const record = (f: FilePlan, first: number, hash: string): ManifestFile => ({
-    path: f.path,
-    size: f.size,
-    mtime_ms: f.mtimeMs,
-    hash,
-    first,
-    count: f.count,
-  });
   if (unchanged) {
     let first = 0;
     const records = files.map((f) => {
@@ -138,8 +140,8 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
     bodies: f.entries.map((e) => indexedText(e.content)),
     hash: f.hash,
   }));
-  // Their documents taken, the entries of the files to tokenise are let go (with the corpus, which
-  // the caller does not hold): a cold build of a large corpus holds one copy of it, not two.
+  // Their documents taken, the entries of the files to tokenise are let go (the corpus itself is
+  // held by no one now): a cold build of a large corpus holds one copy of it, not two.
   for (const f of todo) f.entries = [];
   const tokenized = await tokenizeGroups(groups, table);
   const forward: ForwardDoc[] = [];
