@@ -207,7 +207,18 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
       for (const alt of alternatives[i]) {
         if (alt.ranks.length === 1) {
           const ar = alt.ranks[0];
-          alternativePostings(index, termStart[ar], termStart[ar + 1], idfOf(ar), alt.weight, alt.cover, stamp, norm, literal, alts);
+          alternativePostings(
+            index,
+            termStart[ar],
+            termStart[ar + 1],
+            idfOf(ar),
+            alt.weight,
+            alt.cover,
+            stamp,
+            norm,
+            literal,
+            alts,
+          );
         } else
           for (const [d, score] of alternativeScores(index, alt, idfOf, part)) {
             offerAlternative(alts, literal, d, alt.weight * score, alt.cover, stamp);

@@ -183,7 +183,8 @@ describe('lookupCorpus', () => {
         .db.prepare("SELECT sha256 FROM spec_files WHERE path = 'specs/coding-conventions.md'")
         .pluck()
         .get();
-    const add = (title: string) => addSpecEntry(layout, { category: 'coding', title, content: `${title} body` }, runtime);
+    const add = (title: string) =>
+      addSpecEntry(layout, { category: 'coding', title, content: `${title} body` }, runtime);
     await add('first added');
     // The file was just written (racy): this add hashes it again and hashes only what it appends.
     await add('second added');
