@@ -88,7 +88,9 @@ function fileSource(fd: number): Source {
   return {
     size,
     read: (offset, length) => {
-      const out = Buffer.alloc(length);
+      // Not zero-filled first: every byte is read into it, or the read throws and it is dropped.
+      // Its own allocation (never a pooled slice), so its start is 8-byte aligned.
+      const out = Buffer.allocUnsafeSlow(length);
       let got = 0;
       while (got < length) {
         const n = readSync(fd, out, got, length - got, offset + got);
@@ -221,46 +223,61 @@ function checkTables(t: Tables, h: Header): void {
   }
 }
 
-/** Decodes term `t`'s postings into `postDoc` / `postTf` at its place; throws on any inconsistency. */
+/**
+ * Decodes term `t`'s postings into `postDoc` / `postTf` at its place; throws on any inconsistency.
+ * `postTf` must still be zero there (a fresh array; each term is decoded once): a field without
+ * the term is left as it is. This loop runs once per posting, mostly before the JIT has compiled
+ * it, so it reads each byte once and keeps every bound in a local.
+ */
 function decodeTerm(src: Source, h: Header, tables: Tables, t: number, postDoc: Uint32Array, postTf: Uint8Array): void {
   const from = tables.termByte[t];
   const to = tables.termByte[t + 1];
   const buf = src.read(h.sections.postings[0] + from, to - from);
+  const length = buf.length;
+  const first = tables.termStart[t];
   const end = tables.termStart[t + 1];
+  const docs = h.docs;
   let at = 0;
   let doc = 0;
   const bad = () => new CorruptIndexError(`the postings of term ${t} are damaged`);
-  for (let p = tables.termStart[t]; p < end; p++) {
+  for (let p = first; p < end; p++) {
     // delta × 32 + mask × 2 + ones (see codec.ts); the low byte first, so it alone holds mask and ones
-    if (at >= buf.length) throw bad();
-    let b = buf[at++];
-    const mask = (b >> 1) & 15;
-    const ones = b & 1;
-    let delta = (b & 0x7f) >> 5;
-    let scale = 4;
-    while (b >= 0x80) {
-      if (at >= buf.length || scale > 2 ** 40) throw bad();
-      b = buf[at++];
-      delta += (b & 0x7f) * scale;
-      scale *= 128;
-    }
-    if (mask === 0 || (p > tables.termStart[t] && delta === 0)) throw bad();
-    doc += delta;
-    if (doc >= h.docs) throw bad();
-    postDoc[p] = doc;
-    const q = p * 4;
-    for (let f = 0; f < 4; f++) {
-      if (!(mask & (1 << f))) postTf[q + f] = 0;
-      else if (ones) postTf[q + f] = 1;
-      else {
-        if (at >= buf.length) throw bad();
-        const tf = buf[at++];
-        if (tf === 0) throw bad();
-        postTf[q + f] = tf;
+    if (at >= length) throw bad();
+    const low = buf[at++];
+    const mask = (low >> 1) & 15;
+    let delta = (low & 0x7f) >> 5;
+    if (low >= 0x80) {
+      let b = low;
+      let scale = 4;
+      while (b >= 0x80) {
+        if (at >= length || scale > 2 ** 40) throw bad();
+        b = buf[at++];
+        delta += (b & 0x7f) * scale;
+        scale *= 128;
       }
     }
+    if (mask === 0 || (delta === 0 && p > first)) throw bad();
+    doc += delta;
+    if (doc >= docs) throw bad();
+    postDoc[p] = doc;
+    const q = p * 4;
+    if ((low & 1) === 1) {
+      // `ones`: each field of the mask has the term once
+      if ((mask & 1) !== 0) postTf[q] = 1;
+      if ((mask & 2) !== 0) postTf[q + 1] = 1;
+      if ((mask & 4) !== 0) postTf[q + 2] = 1;
+      if ((mask & 8) !== 0) postTf[q + 3] = 1;
+      continue;
+    }
+    for (let f = 0; f < 4; f++) {
+      if ((mask & (1 << f)) === 0) continue;
+      if (at >= length) throw bad();
+      const tf = buf[at++];
+      if (tf === 0) throw bad();
+      postTf[q + f] = tf;
+    }
   }
-  if (at !== buf.length) throw bad();
+  if (at !== length) throw bad();
 }
 
 /** `load(b)` through a small LRU cache (a Map's order is its recency order). */

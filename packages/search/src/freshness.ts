@@ -39,27 +39,27 @@ export function statDirs(workflow: string, paths: readonly string[]): ManifestDi
   return [...new Set(paths)].sort().map((path) => ({ path, mtime_ms: dirMtime(join(workflow, path)) }));
 }
 
-function dirStale(workflow: string, m: IndexManifest, d: ManifestDir, indexed: Map<string, string[]>): string | null {
+function dirStale(
+  workflow: string,
+  m: IndexManifest,
+  d: ManifestDir,
+  indexed: () => Map<string, string[]>,
+): string | null {
   const abs = join(workflow, d.path);
   const mtime = dirMtime(abs);
   if (mtime === d.mtime_ms && (mtime === null || !isRacy(mtime, m.built_at_ms))) return null;
   // The directory changed (or its time is too recent to trust): it may only be lock or temp files
   // coming and going, so compare the listing before declaring the index stale.
   const names = markdownNames(abs) ?? [];
-  const before = (indexed.get(d.path) ?? []).sort();
+  const before = (indexed().get(d.path) ?? []).sort();
   if (names.length !== before.length || names.some((n, i) => n !== before[i])) {
     return `${d.path}/ gained or lost files`;
   }
   return null;
 }
 
-/**
- * Why the persisted index no longer matches the corpus, or null when it does. Costs one stat per
- * corpus file and directory (plus a listing of a directory whose mtime moved); never reads a file.
- * A file whose timestamp is too close to the build is treated as changed (racy-clean, as in git).
- */
-export function staleReason(workflow: string, m: IndexManifest): string | null {
-  if (m.format !== INDEX_FORMAT || m.tokenizer !== TOKENIZER_REVISION) return 'it was built by another version';
+/** The indexed file names per directory (built only when a directory's listing must be compared). */
+function indexedNames(m: IndexManifest): Map<string, string[]> {
   const indexed = new Map<string, string[]>();
   for (const f of m.files) {
     const slash = f.path.lastIndexOf('/');
@@ -71,8 +71,23 @@ export function staleReason(workflow: string, m: IndexManifest): string | null {
     }
     names.push(f.path.slice(slash + 1));
   }
+  return indexed;
+}
+
+/**
+ * Why the persisted index no longer matches the corpus, or null when it does. Costs one stat per
+ * corpus file and directory (plus a listing of a directory whose mtime moved); never reads a file.
+ * A file whose timestamp is too close to the build is treated as changed (racy-clean, as in git).
+ */
+export function staleReason(workflow: string, m: IndexManifest): string | null {
+  if (m.format !== INDEX_FORMAT || m.tokenizer !== TOKENIZER_REVISION) return 'it was built by another version';
+  let indexed: Map<string, string[]> | null = null;
+  const names = () => {
+    indexed ??= indexedNames(m);
+    return indexed;
+  };
   for (const d of m.dirs) {
-    const why = dirStale(workflow, m, d, indexed);
+    const why = dirStale(workflow, m, d, names);
     if (why) return why;
   }
   // Paths in the manifest are clean and relative (as the loader listed them): plain concatenation.

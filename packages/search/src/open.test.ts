@@ -165,6 +165,21 @@ describe('incremental updates', () => {
     ]);
   });
 
+  it('sees a file renamed in place (the same number of files, the same bytes and mtime)', async () => {
+    const t = setup();
+    await t.open();
+    const from = join(t.root, '.workflow/knowhow/TIP-1.md');
+    const to = join(t.root, '.workflow/knowhow/TIP-9.md');
+    const st = statSync(from);
+    writeFileSync(to, readFileSync(from));
+    utimesSync(to, st.atime, st.mtime);
+    rmSync(from);
+    const renamed = await t.open();
+    expect(renamed.status).toBe('updated');
+    expect(t.manifest().files.map((f: { path: string }) => f.path)).toContain('knowhow/TIP-9.md');
+    expect(t.manifest().files.map((f: { path: string }) => f.path)).not.toContain('knowhow/TIP-1.md');
+  });
+
   it('does not reparse when only lock or temp files came and went', async () => {
     const t = setup();
     await t.open();

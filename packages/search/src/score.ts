@@ -1,5 +1,12 @@
 import { appendAll, normalizeText } from '@maestro/core';
 import { adjacencyBonus } from './adjacency.js';
+import {
+  alternativePostings,
+  alternativeScores,
+  altScratch,
+  foldAlternatives,
+  offerAlternative,
+} from './alternatives-score.js';
 import { FIELD_CONFIG, FIELDS, RANKING } from './config.js';
 import { type Alternative, expandQuery } from './expand.js';
 import { CandidateHeap, drainBestFirst } from './heap.js';
@@ -171,9 +178,7 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
   // Per term i: documents holding it literally (literal[d] === i + 1) and their best alternative.
   const expanded = alternatives.some((a) => a.length > 0);
   const literal = expanded ? new Int32Array(n) : null;
-  const altStamp = new Int32Array(expanded ? n : 0);
-  const altBest = new Float64Array(expanded ? n : 0);
-  const altCover = new Float32Array(expanded ? n : 0);
+  const alts = expanded ? altScratch(n) : null;
   let queryIdf = 0;
   for (let i = 0; i < ranks.length; i++) {
     const r = ranks[i];
@@ -196,38 +201,30 @@ function accumulate(index: SearchIndex, ranks: number[], alternatives: readonly 
         touched,
       );
     }
-    if (literal && alternatives[i].length > 0) {
-      // Best alternative per document, in typed arrays stamped with the term (no per-query maps).
+    if (literal && alts && alternatives[i].length > 0) {
       const stamp = i + 1;
-      const reached: number[] = [];
-      const offer = (d: number, score: number, cover: number) => {
-        if (literal[d] === stamp) return;
-        if (altStamp[d] !== stamp) {
-          altStamp[d] = stamp;
-          altBest[d] = score;
-          altCover[d] = cover;
-          reached.push(d);
-        } else {
-          if (score > altBest[d]) altBest[d] = score;
-          if (cover > altCover[d]) altCover[d] = cover;
-        }
-      };
+      alts.count = 0;
       for (const alt of alternatives[i]) {
         if (alt.ranks.length === 1) {
           const ar = alt.ranks[0];
-          const aidf = idfOf(ar);
-          for (let p = termStart[ar]; p < termStart[ar + 1]; p++) {
-            if (postDoc[p] < n) offer(postDoc[p], alt.weight * part(p, aidf), alt.cover);
-          }
+          alternativePostings(
+            index,
+            termStart[ar],
+            termStart[ar + 1],
+            idfOf(ar),
+            alt.weight,
+            alt.cover,
+            stamp,
+            norm,
+            literal,
+            alts,
+          );
         } else
-          for (const [d, score] of alternativeScores(index, alt, idfOf, part)) offer(d, alt.weight * score, alt.cover);
+          for (const [d, score] of alternativeScores(index, alt, idfOf, part)) {
+            offerAlternative(alts, literal, d, alt.weight * score, alt.cover, stamp);
+          }
       }
-      for (const d of reached) {
-        if (acc[d] === 0) touched.docs[touched.count++] = d;
-        acc[d] += altBest[d];
-        covered[d] += idf * altCover[d];
-        altMask[d] |= bit;
-      }
+      foldAlternatives(alts, idf, bit, acc, covered, altMask, touched);
     }
   }
   return { acc, covered, mask, altMask, touched, queryIdf };
@@ -286,30 +283,6 @@ function literalPostings(
     if (literal !== null) literal[d] = stamp;
   }
   touched.count = touchedCount;
-}
-
-/** Per document holding every term of the alternative: the mean BM25F part of its terms. */
-function alternativeScores(
-  index: SearchIndex,
-  alt: Alternative,
-  idfOf: (r: number) => number,
-  part: (p: number, idf: number) => number,
-): Map<number, number> {
-  const sums = new Map<number, number>();
-  const counts = new Map<number, number>();
-  const { termStart, postDoc, size: n } = index;
-  for (const r of alt.ranks) {
-    const idf = idfOf(r);
-    for (let p = termStart[r]; p < termStart[r + 1]; p++) {
-      const d = postDoc[p];
-      if (d >= n) continue;
-      sums.set(d, (sums.get(d) ?? 0) + part(p, idf));
-      counts.set(d, (counts.get(d) ?? 0) + 1);
-    }
-  }
-  const out = new Map<number, number>();
-  for (const [d, sum] of sums) if (counts.get(d) === alt.ranks.length) out.set(d, sum / alt.ranks.length);
-  return out;
 }
 
 /** Per phrase, the bits of the query terms it contains, or -1 when one of them is in no document. */

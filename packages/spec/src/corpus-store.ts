@@ -390,8 +390,8 @@ export interface Appended {
   defaultCategory: string | null;
   issues: Issue[];
   parseIssues: number;
-  /** Every entry's spot: the old ones, then the new ones. */
-  spots: Spot[];
+  /** Every entry's spot, encoded (`encodeSpots`): the old rows as stored, then the new ones. */
+  spots: Uint8Array;
   /** The new entries (positions from `entries - tail.length`). */
   tail: KnowledgeEntry[];
 }
@@ -451,12 +451,11 @@ export function scanAppended(
     chars = offset;
     return bytes;
   };
-  const all = stored.all();
-  scanned.entries.forEach((e, i) => {
+  const added = scanned.entries.map((e, i) => {
     const spot = scanned.spots[i];
     const range: [number, number] | null =
       spot.end === null || spot.offset < chars ? null : [byteAt(spot.offset), byteAt(spot.end)];
-    all.push(spotOf(e, spot, range));
+    return spotOf(e, spot, range);
   });
   return {
     path: file,
@@ -467,7 +466,8 @@ export function scanAppended(
     defaultCategory: old.default_category,
     issues,
     parseIssues: keptParse.length + scanned.parseIssues,
-    spots: all,
+    // Spots are fixed-width rows: the old ones are kept as stored, the new ones follow.
+    spots: Buffer.concat([blob, encodeSpots(added)]),
     tail: scanned.entries,
   };
 }
@@ -478,7 +478,7 @@ export function saveAppended(store: DerivedStore, a: Appended): void {
     .prepare(
       'UPDATE spec_files SET sha256 = ?, size = ?, entries = ?, issues = ?, parse_issues = ?, spots = ? WHERE num = ?',
     )
-    .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, encodeSpots(a.spots), a.num);
+    .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, a.spots, a.num);
   // The old rows end at the old entry count (their spots said so): the new ones only add.
   const from = a.entries - a.tail.length;
   statements(store).putIds(a.num, from, keysOf(a.tail));

@@ -1,8 +1,9 @@
+import type { Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Issue, sha256 } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
-import { type DerivedStore, fileStates, openStore, RACY_WINDOW_MS, tryWrite } from '@maestro/store';
+import { type DerivedStore, type FileState, fileStates, openStore, RACY_WINDOW_MS, tryWrite } from '@maestro/store';
 import {
   decode,
   fileInfo,
@@ -43,7 +44,7 @@ export interface CorpusStoreView {
   knowhowNames: string[];
   specList: Issue[];
   knowhowList: Issue[];
-  states: Map<string, { sha256: string; size: number; bytes: Buffer | null }>;
+  states: Map<string, Omit<FileState, 'path'>>;
   /** Stored rows by path; a row whose hash does not match its file has `sha256: ''`. */
   stored: Map<string, StoredFile>;
   /** Path of each stored file number. */
@@ -102,7 +103,7 @@ export function openCorpusStore(layout: WorkflowLayout, scope: 'all' | 'specs' =
   const knowhowList: Issue[] = [];
   let specNames: string[];
   let knowhowNames: string[];
-  let states: Map<string, { sha256: string; size: number; bytes: Buffer | null }>;
+  let states: CorpusStoreView['states'];
   const statsBefore = new Map<string, string>();
   try {
     store = openStore(layout);
@@ -326,25 +327,58 @@ function rowsQuery(scope: CorpusStoreView['scope']): string {
 /** The bytes `fileStates` read are used once; holding them for the whole load would double the peak. */
 function releaseBytes(states: CorpusStoreView['states'], file: string): void {
   const state = states.get(file);
-  if (state) state.bytes = null;
+  if (state) {
+    state.bytes = null;
+    state.resume = null;
+  }
+}
+
+/**
+ * Texts this process read and checked against a stored hash, by absolute path: the base of an
+ * append. With `bytes` (the very bytes hashed) and `resume` (a sha256 state over them), the new
+ * file's hash is taken over the appended bytes only.
+ */
+const verified = new Map<string, VerifiedText>();
+
+interface VerifiedText {
+  text: string;
+  sha256: string;
+  bytes?: Buffer;
+  resume?: Hash;
+}
+
+/** Notes that `text` is the content of `file` whose sha256 is `hash` (checked by the caller). */
+export function noteVerifiedText(
+  layout: WorkflowLayout,
+  file: string,
+  text: string,
+  hash: string,
+  hashed?: { bytes: Buffer; resume: Hash },
+): void {
+  verified.set(join(layout.workflow, file), { text, sha256: hash, ...hashed });
+}
+
+/** sha256 of `bytes`, resumed from the base's hash state when `bytes` start with the base's very bytes. */
+function hashOfGrown(base: VerifiedText, bytes: Buffer): string {
+  const old = base.bytes;
+  if (base.resume && old && bytes.length >= old.length && bytes.compare(old, 0, old.length, 0, old.length) === 0) {
+    return base.resume.copy().update(bytes.subarray(old.length)).digest('hex');
+  }
+  return sha256(bytes);
 }
 
 /**
  * After a writer replaced corpus files with text it holds (`spec add` and promotion append
  * entries), brings the rows of each spec file that only grew at its end from the text it read
- * (through the store, `noteVerifiedText`) up to date, so the next command need not parse it again. Best effort: any other change is left to the
- * next load, which finds the file's hash moved. The rows are keyed by the text's hash, so a later
- * write by anyone else is seen as usual.
+ * (through the store, `noteVerifiedText`) up to date, so the next command need not parse it again.
+ * Best effort: any other change is left to the next load, which finds the file's hash moved. The
+ * rows are keyed by the hash of the bytes written (`bytes`, when the writer encoded the text
+ * already), so a later write by anyone else is seen as usual.
  */
-/** Texts this process read and checked against a stored hash, by absolute path: the base of an append. */
-const verified = new Map<string, { text: string; sha256: string }>();
-
-/** Notes that `text` is the content of `file` whose sha256 is `hash` (checked by the caller). */
-export function noteVerifiedText(layout: WorkflowLayout, file: string, text: string, hash: string): void {
-  verified.set(join(layout.workflow, file), { text, sha256: hash });
-}
-
-export function recordAppends(layout: WorkflowLayout, writes: readonly { file: string; text: string }[]): void {
+export function recordAppends(
+  layout: WorkflowLayout,
+  writes: readonly { file: string; text: string; bytes?: Buffer }[],
+): void {
   const specs = writes.filter((w) => w.file.startsWith('specs/'));
   if (specs.length === 0) return;
   try {
@@ -362,8 +396,8 @@ export function recordAppends(layout: WorkflowLayout, writes: readonly { file: s
       const base = verified.get(join(layout.workflow, w.file));
       const known = base?.sha256 === row.sha256 && w.text.length > base.text.length && w.text.startsWith(base.text);
       if (!known) continue;
-      const hash = sha256(w.text);
-      const a = scanAppended(store, w.file, w.text, Buffer.byteLength(w.text), hash, row, true);
+      const bytes = w.bytes ?? Buffer.from(w.text, 'utf8');
+      const a = scanAppended(store, w.file, w.text, bytes.length, hashOfGrown(base, bytes), row, true);
       if (a) grown.push(a);
     }
     if (grown.length) {

@@ -173,6 +173,38 @@ describe('lookupCorpus', () => {
     expect(after.byId.get(added.sid!)?.title).toBe('a new one');
     expect(JSON.stringify(loadCorpus(layout))).toBe(JSON.stringify(after));
   });
+
+  it('spec add after spec add: rows keyed by the new bytes; a same-size edit behind the store is still read', async () => {
+    const layout = await generated(400);
+    const file = join(layout.specs, 'coding-conventions.md');
+    const runtime = fixedRuntime('2026-09-01T10:00:00Z', { seed: 43 });
+    const rowHash = () =>
+      openStore(layout)
+        .db.prepare("SELECT sha256 FROM spec_files WHERE path = 'specs/coding-conventions.md'")
+        .pluck()
+        .get();
+    const add = (title: string) =>
+      addSpecEntry(layout, { category: 'coding', title, content: `${title} body` }, runtime);
+    await add('first added');
+    // The file was just written (racy): this add hashes it again and hashes only what it appends.
+    await add('second added');
+    expect(rowHash()).toBe(sha256(readFileSync(file)));
+    // Settle the file and let a load trust its stat, then edit it in place keeping size and mtime.
+    const past = new Date(Date.now() - 10_000);
+    utimesSync(file, past, past);
+    loadCorpus(layout);
+    const edited = readFileSync(file, 'utf8').replace('second added body', 'SECOND ADDED BODY');
+    writeFileSync(file, edited);
+    utimesSync(file, past, past);
+    const third = await add('third added');
+    const now = readFileSync(file, 'utf8');
+    expect(now.startsWith(edited)).toBe(true);
+    expect(now).toContain('third added body');
+    expect(rowHash()).toBe(sha256(readFileSync(file)));
+    const after = loadCorpus(layout, { store: false });
+    expect(after.byId.get(third.sid!)?.title).toBe('third added');
+    expect(JSON.stringify(loadCorpus(layout))).toBe(JSON.stringify(after));
+  });
 });
 
 describe('lookupCorpus: entries read back by byte range', () => {

@@ -186,7 +186,8 @@ function loadFilesWithIdsOf(
           const buf = fresh ?? readVouched(v, join(layout.workflow, file), file, stored.sha256);
           if (!buf) throw changed(file);
           text = buf.toString('utf8');
-          noteVerifiedText(layout, file, text, stored.sha256);
+          const resume = fresh ? state?.resume : null;
+          noteVerifiedText(layout, file, text, stored.sha256, resume ? { bytes: buf, resume } : undefined);
         }
         return text;
       },

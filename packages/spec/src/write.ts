@@ -68,10 +68,12 @@ export async function editCorpus<T>(
       const targets = writes.map((w) => join(layout.workflow, w.file));
       refuseNonFileTargets(targets);
       for (const t of targets) mkdirSync(join(t, '..'), { recursive: true });
+      // A single file is encoded once: the same bytes are written and hashed for the store.
+      const bytes = writes.length === 1 ? Buffer.from(writes[0].text, 'utf8') : undefined;
       await withLocks(
         targets,
         async () => {
-          if (writes.length === 1) await writeFileAtomic(targets[0], writes[0].text);
+          if (bytes) await writeFileAtomic(targets[0], bytes);
           else {
             const planned = writes.map((w) => ({ path: w.file, content: w.text }));
             const before = Object.fromEntries(writes.map((w) => [w.file, beforeHash(loaded, w.file)]));
@@ -89,7 +91,7 @@ export async function editCorpus<T>(
       );
       recordAppends(
         layout,
-        writes.map((w) => ({ file: w.file, text: w.text })),
+        writes.map((w) => ({ file: w.file, text: w.text, bytes })),
       );
       return result;
     },

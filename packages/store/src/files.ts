@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DerivedStore, SectionSpec } from './store.js';
@@ -33,6 +33,11 @@ export interface FileState {
   sha256: string;
   /** The bytes, when this call had to read the file (so a caller that parses it reads once). */
   bytes: Buffer | null;
+  /**
+   * With `bytes`: a sha256 state that has taken in exactly those bytes (not yet digested), so a
+   * caller that writes them back with more at the end hashes only what it added (`copy()` it first).
+   */
+  resume: Hash | null;
 }
 
 interface Row {
@@ -75,12 +80,14 @@ export function fileStates(store: DerivedStore, root: string, paths: readonly st
       row.ino === ino &&
       row.hashed_at_ms - mtimeMs > RACY_WINDOW_MS
     ) {
-      out.push({ path, size, sha256: row.sha256, bytes: null });
+      out.push({ path, size, sha256: row.sha256, bytes: null, resume: null });
       continue;
     }
     const bytes = readFileSync(abs);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    out.push({ path, size: bytes.length, sha256, bytes });
+    const hasher = createHash('sha256').update(bytes);
+    const resume = hasher.copy();
+    const sha256 = hasher.digest('hex');
+    out.push({ path, size: bytes.length, sha256, bytes, resume });
     // Record the stat the hash belongs to only when the file did not change while being read.
     if (bytes.length === size)
       updates.push({ path, size, mtime_ns: mtimeNs, ctime_ns: ctimeNs, ino, sha256, hashed_at_ms: now });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,5 +141,23 @@ describe('fileStates', () => {
     fileStates(s, layout.workflow, ['specs/a.md']);
     const [again] = fileStates(s, layout.workflow, ['specs/a.md']);
     expect(again?.bytes).not.toBeNull();
+  });
+
+  it('hands out a resumable hash state over exactly the bytes it read, and none when trusted by stat', () => {
+    const layout = project();
+    const file = join(layout.workflow, 'specs', 'a.md');
+    writeFileSync(file, 'head\n');
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(file, old, old);
+    const s = openStore(layout);
+    const [read] = fileStates(s, layout.workflow, ['specs/a.md']);
+    expect(read?.resume?.copy().digest('hex')).toBe(read?.sha256);
+    // Twice from the same state: a copy leaves it usable.
+    const grown = read?.resume?.copy().update('tail\n').digest('hex');
+    expect(read?.resume?.copy().update('tail\n').digest('hex')).toBe(grown);
+    expect(grown).toBe(createHash('sha256').update('head\ntail\n').digest('hex'));
+    const [trusted] = fileStates(s, layout.workflow, ['specs/a.md']);
+    expect(trusted?.bytes).toBeNull();
+    expect(trusted?.resume).toBeNull();
   });
 });

@@ -93,7 +93,7 @@ export function storeWarnings(layout: WorkflowLayout): string[] {
 
 /** Drops the bytes the last state holds (once the matching index has used them). */
 export function releaseCorpusBytes(): void {
-  if (last) last.state.states = last.state.states.map((s) => (s.bytes ? { ...s, bytes: null } : s));
+  if (last) last.state.states = last.state.states.map((s) => (s.bytes ? { ...s, bytes: null, resume: null } : s));
 }
 
 /**
