@@ -31,7 +31,8 @@ for (const s of findSets(join(bench, 'reconcile-sets'))) {
     evidence_refs: [RUN_REF],
   }));
   const matches = matchCandidates(candidates, set.corpus);
-  set.cases.forEach((c, i) => rows.push({ set: s.name, case: c, candidate: candidates[i], matches: matches[i] }));
+  for (const [i, c] of set.cases.entries())
+    rows.push({ set: s.name, case: c, candidate: candidates[i], matches: matches[i] });
 }
 const entry = (e, i) => ({
   id: e.id,
@@ -212,10 +213,10 @@ const report = (name, out) => {
   console.log(`${name} POOLED base ${p(tot.b)} | gate ${p(tot.g)}`);
 };
 // LOSO
-const loso = [];
+let loso = [];
 for (const s of LAB)
-  loso.push(
-    ...fold(
+  loso = loso.concat(
+    fold(
       all.filter((i) => rows[i].set !== s),
       all.filter((i) => rows[i].set === s),
     ),
@@ -232,10 +233,10 @@ for (const s of [...new Set(rows.map((r) => r.set))])
     for (const id of ids) foldOf.set(`${s}\0${id}`, f);
   });
 const fk = (i) => foldOf.get(`${rows[i].set}\0${rows[i].case.id}`);
-const cv = [];
+let cv = [];
 for (let f = 0; f < K; f++)
-  cv.push(
-    ...fold(
+  cv = cv.concat(
+    fold(
       all.filter((i) => fk(i) !== f),
       all.filter((i) => fk(i) === f),
     ),
