@@ -99,7 +99,7 @@ function feats(r, v) {
   for (let k = 0; k < 3; k++) {
     const m = ms[k];
     if (!m) {
-      f.push(...new Array(14 + RELS.length).fill(0));
+      for (let z = 0; z < 14 + RELS.length; z++) f.push(0);
       continue;
     }
     const s = m.scores;
@@ -119,7 +119,7 @@ function feats(r, v) {
     ms.filter((m) => m.scores.composite > 0.1).length / 5,
     ms.filter((m) => m.relation === 'potential_conflict').length / 3,
   );
-  f.push(Math.max(0, ...ms.map((m) => m.scores.stance)));
+  f.push(ms.reduce((x, m) => Math.max(x, m.scores.stance), 0));
   return f;
 }
 
