@@ -80,6 +80,11 @@ export interface MatchIndex {
   scores(): ScoreBoard;
   /** Term → rarity weight, filled by `rarityOf`. */
   readonly rarity: Map<string, number>;
+  /**
+   * Optional: a document's identity as `entryStamp` would give it (every field the matcher reads),
+   * from what the index holds without reading its content. A traced match replays with it.
+   */
+  docStamp?(i: number): string;
 }
 
 const views = new WeakMap<CorpusIndex, MatchIndex>();

@@ -1,7 +1,10 @@
+import { isDeepStrictEqual } from 'node:util';
+import { sha256 } from '@maestro/core';
 import type { Corpus } from '@maestro/spec';
 import { type CorpusIndex, docView, type MatchIndex, matchIndex, rarityOf, retiredMatch } from './corpus-index.js';
 import { associated, retrieve } from './retrieve.js';
 import { makeView, type PairScore, scorePair, ZERO_SCORES } from './score.js';
+import { type MatchMemo, replayTrace, TracingIndex } from './trace.js';
 import type {
   CandidateAction,
   CandidateInput,
@@ -59,7 +62,34 @@ export function matchCandidates(
 ): Match[][] {
   const index = matchIndex(corpus);
   const linked = associated(index, options.seeds ?? []);
-  return candidates.map((c) => matchOne(index, linked, c));
+  const memo = options.memo;
+  if (!memo) return candidates.map((c) => matchOne(index, linked, c));
+  const around = Array.from(linked).sort((a, b) => a - b);
+  return candidates.map((c) => memoMatch(index, linked, around, c, memo));
+}
+
+/**
+ * A candidate's matches from the memo when the index answers its recorded questions as it did
+ * then (the matches are a function of the candidate, the linked documents and those answers);
+ * otherwise matched while tracing, and kept when the matches survive JSON exactly.
+ */
+function memoMatch(
+  index: MatchIndex,
+  linked: Set<number>,
+  around: readonly number[],
+  c: CandidateInput,
+  memo: MatchMemo,
+): Match[] {
+  const key = sha256(JSON.stringify([c.action ?? 'propose', c.target, c.title ?? '', c.content, around]));
+  const kept = memo.get(key);
+  if (kept && replayTrace(index, kept.trace) === kept.digest) return kept.matches;
+  const tracing = new TracingIndex(index);
+  const matches = matchOne(tracing, linked, c);
+  const digest = tracing.digest();
+  if (tracing.replayable && isDeepStrictEqual(JSON.parse(JSON.stringify(matches)), matches)) {
+    memo.put(key, { trace: tracing.trace, digest, matches });
+  }
+  return matches;
 }
 
 function matchOne(index: MatchIndex, linked: Set<number>, c: CandidateInput): Match[] {

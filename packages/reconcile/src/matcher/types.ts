@@ -1,4 +1,5 @@
 import type { KnowledgeEntry } from '@maestro/spec';
+import type { MatchMemo } from './trace.js';
 import type { VerdictPolicy } from './verdict.js';
 
 export type Disposition =
@@ -87,4 +88,6 @@ export interface ReconcileOptions {
   now?: string;
   /** The verdict policy's fitted numbers; defaults to `DEFAULT_POLICY`. */
   policy?: VerdictPolicy;
+  /** Matches kept from an earlier run, each trusted only when its trace replays (see `MatchMemo`). */
+  memo?: MatchMemo;
 }

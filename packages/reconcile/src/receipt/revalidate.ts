@@ -1,6 +1,7 @@
 import { hashJson, sha256 } from '@maestro/core';
 import type { CorpusIndex, MatchIndex } from '../matcher/corpus-index.js';
 import { reconcile } from '../matcher/reconcile.js';
+import type { MatchMemo } from '../matcher/trace.js';
 import type { Match, MatchableEntry, Verdict } from '../matcher/types.js';
 import type { CorpusDelta, Receipt, ReceiptCandidate } from '../schemas.js';
 import { type HashColumns, lazyEntryColumns } from './entry-text.js';
@@ -60,6 +61,8 @@ export interface RevalidateInput {
   delta?: CorpusDelta;
   /** The current entry hashes as columns in id order (then the new receipt keeps them so until read). */
   entryColumns?: () => HashColumns;
+  /** Matches kept from earlier runs (each replayed before it is trusted). */
+  memo?: MatchMemo;
   now: string;
 }
 
@@ -93,10 +96,11 @@ export function revalidateReceipt(input: RevalidateInput): Revalidation {
   }
   const moved = new Set([...delta.changed, ...delta.removed]);
   const verdicts = new Map(
-    reconcile(input.candidates, input.corpus, { seeds: [...input.seeds], now: receipt.generated_at }).map((v) => [
-      v.candidate_id,
-      v,
-    ]),
+    reconcile(input.candidates, input.corpus, {
+      seeds: [...input.seeds],
+      now: receipt.generated_at,
+      ...(input.memo ? { memo: input.memo } : {}),
+    }).map((v) => [v.candidate_id, v]),
   );
   const rows: ReceiptCandidate[] = [];
   for (const row of receipt.candidates) {

@@ -10,6 +10,7 @@ import { compareFences, type Fences } from '../receipt/freshness.js';
 import { keepCorruptCopy, ReceiptCorruptError, writeReceipt } from '../receipt/io.js';
 import type { Freshness, Receipt } from '../schemas.js';
 import { type MatchingCorpus, matchingCorpus } from './corpus-cache.js';
+import { runMatchMemo } from './match-memo.js';
 import {
   type ReadReceipt,
   readReceiptMemo,
@@ -83,7 +84,9 @@ async function revalidateInto(
   if (!r) {
     out.current ??= await currentCorpus(layout, out.corpus_fingerprint, out.corpus);
     out.corpus ??= out.current.corpus;
-    r = revalidateRun(out.current, state, receipt, now, read.entries);
+    const memo = runMatchMemo(layout, `${receipt.session_id}/${receipt.run_id}`);
+    r = revalidateRun(out.current, state, receipt, now, read.entries, memo);
+    memo?.save();
     rememberRevalidation(layout, read, out.corpus_fingerprint, state, r);
   }
   if (r.state === 'stale') {
@@ -193,7 +196,7 @@ export async function loadSessionReceipts(
       if (corrupt) row.corrupt_copy = keepCorruptCopy(layout, sessionId, run.run_id, runtime);
       out.corpus ??= await matchingCorpus(layout, fingerprint);
       out.current ??= await currentCorpus(layout, fingerprint, out.corpus);
-      receipt = regenerate(out.current, state, expected, sessionId, receipt, runtime);
+      receipt = regenerate(layout, out.current, state, expected, sessionId, receipt, runtime);
       rememberReceipt(layout, receipt, await writeReceipt(layout, receipt));
       row.after = 'fresh';
       row.regenerated = true;
@@ -209,6 +212,7 @@ export async function loadSessionReceipts(
 }
 
 function regenerate(
+  layout: WorkflowLayout,
   current: CurrentCorpus,
   state: RunState,
   fences: Fences,
@@ -218,7 +222,9 @@ function regenerate(
 ): Receipt {
   const now = runtime.now().toISOString();
   const { corpus } = current;
-  const verdicts = reconcile(state.candidates, corpus.index, { seeds: state.seeds, now });
+  const memo = runMatchMemo(layout, `${sessionId}/${state.run_id}`);
+  const verdicts = reconcile(state.candidates, corpus.index, { seeds: state.seeds, now, ...(memo ? { memo } : {}) });
+  memo?.save();
   return buildReceipt({
     sessionId,
     runId: state.run_id,

@@ -1,4 +1,5 @@
 import type { WorkflowLayout } from '@maestro/fs';
+import type { MatchMemo } from '../matcher/trace.js';
 import type { Fences } from '../receipt/freshness.js';
 import { type Revalidation, revalidateReceipt } from '../receipt/revalidate.js';
 import type { Receipt } from '../schemas.js';
@@ -72,6 +73,7 @@ export function revalidateRun(
   receipt: Receipt,
   now: string,
   before: EntryColumns | null = null,
+  memo: MatchMemo | null = null,
 ): Revalidation {
   const delta = before ? (current.corpus.entryDeltaColumns?.(before) ?? null) : null;
   return revalidateReceipt({
@@ -83,6 +85,7 @@ export function revalidateRun(
     hashes: () => current.hashes,
     ...(delta ? { delta: delta.delta } : before ? { delta: current.corpus.entryDelta(before) } : {}),
     ...(delta ? { entryColumns: delta.after } : {}),
+    ...(memo ? { memo } : {}),
     now,
   });
 }

@@ -22,12 +22,11 @@ import {
   HASH_BYTES,
   keyHash,
   RETIRED,
-  SLOT,
   strip,
   type TargetInfo,
   type TargetLookup,
 } from './match-rows.js';
-import { ArrayBoard, changed, type Numbering } from './store-numbering.js';
+import { ArrayBoard, changed, type Numbering, orderedPostings } from './store-numbering.js';
 
 export { type Numbering, ranks } from './store-numbering.js';
 
@@ -172,39 +171,6 @@ export class StoreIndex implements MatchIndex {
     return this.store.db.open && this.readGeneration() === this.generation;
   }
 
-  /** A postings blob as document numbers, ascending (store keys are in file-id order, numbers in corpus order). */
-  private ordered(buf: Uint8Array): number[] {
-    const out: number[] = [];
-    let prev = 0;
-    let v = 0;
-    let scale = 1;
-    let fid = -1;
-    let base = 0;
-    let sorted = true;
-    let last = -1;
-    for (let i = 0; i < buf.length; i++) {
-      const b = buf[i];
-      v += (b & 127) * scale;
-      if (b & 128) {
-        scale *= 128;
-        continue;
-      }
-      prev += v;
-      v = 0;
-      scale = 1;
-      const f = Math.floor(prev / SLOT);
-      if (f !== fid) {
-        fid = f;
-        base = this.numbering.baseOf.get(f) as number;
-      }
-      const n = base + (prev - f * SLOT);
-      if (n < last) sorted = false;
-      last = n;
-      out.push(n);
-    }
-    return sorted ? out : out.sort((a, b) => a - b);
-  }
-
   private fileOf(i: number): LoadedFile {
     return this.files[this.rankAt[i]];
   }
@@ -300,7 +266,7 @@ export class StoreIndex implements MatchIndex {
     let list = this.lists.get(key);
     if (!list) {
       const row = this.store.prepare('SELECT docs FROM match_terms WHERE term = ?').get(key) as { docs: Buffer };
-      list = this.ordered(row.docs);
+      list = orderedPostings(row.docs, this.numbering);
       this.lists.set(key, list);
     }
     return list;
@@ -349,6 +315,32 @@ export class StoreIndex implements MatchIndex {
       this.docs.set(i, doc);
     }
     return doc;
+  }
+
+  /**
+   * A document's identity from the columns, without reading its content: id, store, title,
+   * content check and stored entry hash (the content hash is behind both), file, line, links
+   * after the corpus-wide passes and status.
+   */
+  docStamp(i: number): string {
+    if (!(i >= 0 && i < this.flags.length)) throw new Error(`the derived-state store has no document ${i}`);
+    const f = this.fileOf(i);
+    const p = i - f.base;
+    const body = this.bodyOf(f);
+    return JSON.stringify([
+      'store',
+      this.ids[i],
+      this.storeOf(i),
+      body.title[p],
+      this.hexAt(i, H_CHECK),
+      this.hexAt(i, H_ENTRY),
+      f.path,
+      body.line[p] || null,
+      this.sup[i] || [],
+      this.by[i] || null,
+      this.ref[i] || null,
+      this.status[i],
+    ]);
   }
 
   titleGrams(): ReadonlyMap<string, readonly number[]> {

@@ -2,7 +2,7 @@ import { environmentError } from '@maestro/core';
 import type { DerivedStore } from '@maestro/store';
 import type { ScoreBoard } from '../matcher/corpus-index.js';
 import type { CorpusState } from '../receipt/fingerprint.js';
-import type { FileRow } from './match-rows.js';
+import { type FileRow, SLOT } from './match-rows.js';
 
 /** Where each file's entries start in corpus order, and whether the stored files are exactly this corpus state. */
 export function ranks(store: DerivedStore, state: CorpusState): { layout: Numbering; current: boolean } {
@@ -60,4 +60,37 @@ export class ArrayBoard implements ScoreBoard {
     for (const i of this.touched) this.scores[i] = 0;
     this.touched = [];
   }
+}
+
+/** A postings blob as document numbers, ascending (store keys are in file-id order, numbers in corpus order). */
+export function orderedPostings(buf: Uint8Array, numbering: Numbering): number[] {
+  const out: number[] = [];
+  let prev = 0;
+  let v = 0;
+  let scale = 1;
+  let fid = -1;
+  let base = 0;
+  let sorted = true;
+  let last = -1;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i];
+    v += (b & 127) * scale;
+    if (b & 128) {
+      scale *= 128;
+      continue;
+    }
+    prev += v;
+    v = 0;
+    scale = 1;
+    const f = Math.floor(prev / SLOT);
+    if (f !== fid) {
+      fid = f;
+      base = numbering.baseOf.get(f) as number;
+    }
+    const n = base + (prev - f * SLOT);
+    if (n < last) sorted = false;
+    last = n;
+    out.push(n);
+  }
+  return sorted ? out : out.sort((a, b) => a - b);
 }
