@@ -69,6 +69,8 @@ export interface GraphFileRecord extends FileContribution {
   path: string;
   size: number;
   mtime_ms: number;
+  /** Inode change time when projected (absent in older graphs: such a file is checked by its hash once). */
+  ctime_ms?: number;
   hash: string;
 }
 

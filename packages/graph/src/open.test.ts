@@ -61,6 +61,27 @@ describe('openGraph: a rebuildable projection updated per changed file', () => {
     );
   });
 
+  it('an in-place edit that keeps the size and puts the mtime back is still re-extracted (its ctime moved)', async () => {
+    const root = tmpProject(maestroFlowTree());
+    const layout = workflowLayout(root);
+    const built = await openGraph(layout);
+    settle(
+      root,
+      built.files.map((f) => f.path),
+    );
+    await openGraph(layout);
+    expect(await openGraph(layout)).toMatchObject({ status: 'fresh', reextracted: [] });
+    const ledger = join(root, '.workflow', AUTH);
+    const { statSync } = await import('node:fs');
+    const st = statSync(ledger);
+    // "cited" and "moved" have the same length: same size, and the mtime is restored.
+    writeFileSync(ledger, readFileSync(ledger, 'utf8').replace('"signal": "cited"', '"signal": "moved"'));
+    utimesSync(ledger, st.atime, st.mtime);
+    expect(statSync(ledger)).toMatchObject({ size: st.size, mtimeMs: st.mtimeMs });
+    const after = await openGraph(layout);
+    expect(after).toMatchObject({ status: 'updated', reextracted: [AUTH] });
+  });
+
   it('same bytes with a new mtime are re-hashed, not re-extracted; removed files leave the graph', async () => {
     const root = tmpProject(maestroFlowTree());
     const layout = workflowLayout(root);

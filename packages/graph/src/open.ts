@@ -49,7 +49,7 @@ export function contributionOf(path: string, text: string): FileContribution {
 }
 
 /**
- * One source file, reused from `prev` when its stat (size, mtime) is unchanged and not racily
+ * One source file, reused from `prev` when its stat (size, mtime, ctime) is unchanged and not racily
  * close to the previous build, or when its bytes hash the same; otherwise extracted again.
  */
 function project(
@@ -66,6 +66,7 @@ function project(
     builtAt !== null &&
     prev.size === st.size &&
     prev.mtime_ms === st.mtimeMs &&
+    prev.ctime_ms === st.ctimeMs &&
     st.mtimeMs < builtAt - RACY_WINDOW_MS
   ) {
     return { rec: prev, fresh: true };
@@ -77,7 +78,7 @@ function project(
     return { rec: null, fresh: false };
   }
   const hash = sha256(buf);
-  const base = { path, size: st.size, mtime_ms: st.mtimeMs, hash };
+  const base = { path, size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs, hash };
   if (prev && prev.hash === hash) return { rec: { ...prev, ...base }, fresh: true };
   return { rec: { ...base, ...contributionOf(path, buf.toString('utf8')) }, fresh: false };
 }

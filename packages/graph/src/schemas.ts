@@ -116,6 +116,7 @@ export const StoredGraphSchema = z
         path: z.string(),
         size: z.number().int(),
         mtime_ms: z.number(),
+        ctime_ms: z.number().optional(),
         hash: z.string(),
         nodes: z.array(Node),
         edges: z.array(Edge),

@@ -69,6 +69,7 @@ function shapeOk(g: StoredGraph): boolean {
         typeof f.path === 'string' &&
         typeof f.size === 'number' &&
         typeof f.mtime_ms === 'number' &&
+        (f.ctime_ms === undefined || typeof f.ctime_ms === 'number') &&
         typeof f.hash === 'string' &&
         Array.isArray(f.nodes) &&
         Array.isArray(f.edges) &&

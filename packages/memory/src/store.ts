@@ -43,13 +43,13 @@ const parsedCache = new Map<string, { key: string; file: MemoryFile }>();
 
 /**
  * `readStore` for read-only callers that run often in one process (recall): re-parses only when
- * the file's inode, size or mtime changed. Callers must not mutate the result.
+ * the file's inode, size, mtime or ctime changed. Callers must not mutate the result.
  */
 export function readStoreCached(loc: MemoryLocation): MemoryFile | null {
   let key: string;
   try {
     const st = statSync(loc.records);
-    key = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch {
     parsedCache.delete(loc.records);
     return readStore(loc);

@@ -24,10 +24,10 @@ import type { IndexDoc, SearchIndex } from './model.js';
  */
 export interface CorpusFiles {
   workflow: string;
-  files: ReadonlyMap<string, { size: number; mtime_ms: number }>;
+  files: ReadonlyMap<string, { size: number; mtime_ms: number; ctime_ms?: number }>;
 }
 
-/** `length` bytes at `offset` of a corpus file, if it still has the size and mtime it was indexed with. */
+/** `length` bytes at `offset` of a corpus file, if it still has the size and times it was indexed with. */
 function readCorpusBytes(corpus: CorpusFiles, file: string, offset: number, length: number): Buffer {
   const want = corpus.files.get(file);
   if (!want) throw new CorruptIndexError(`a document names ${file}, which the index does not list`);
@@ -39,7 +39,12 @@ function readCorpusBytes(corpus: CorpusFiles, file: string, offset: number, leng
   }
   try {
     const st = fstatSync(fd);
-    if (st.size !== want.size || st.mtimeMs !== want.mtime_ms || offset + length > st.size) {
+    if (
+      st.size !== want.size ||
+      st.mtimeMs !== want.mtime_ms ||
+      (want.ctime_ms !== undefined && st.ctimeMs !== want.ctime_ms) ||
+      offset + length > st.size
+    ) {
       throw new CorruptIndexError(`${file} changed after it was indexed`);
     }
     const out = Buffer.alloc(length);

@@ -96,6 +96,8 @@ export function staleReason(workflow: string, m: IndexManifest): string | null {
     const st = statSync(base + f.path, { throwIfNoEntry: false });
     if (!st) return `${f.path} was removed`;
     if (st.size !== f.size || st.mtimeMs !== f.mtime_ms) return `${f.path} changed`;
+    // Rewritten in place with its size and mtime put back (or indexed before ctime was recorded).
+    if (st.ctimeMs !== f.ctime_ms) return `${f.path} changed`;
     if (isRacy(f.mtime_ms, m.built_at_ms)) return `${f.path} changed too recently to trust its timestamp`;
   }
   return null;

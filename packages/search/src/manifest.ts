@@ -8,6 +8,12 @@ export interface ManifestFile {
   path: string;
   size: number;
   mtime_ms: number;
+  /**
+   * The inode change time at indexing: an in-place edit that keeps the size and restores the mtime
+   * (`touch -r`, `rsync -t`, `cp -p`) still changes it. Absent in manifests written before it was
+   * recorded: such an index is rebuilt once.
+   */
+  ctime_ms?: number;
   /** sha256 of the file's indexed entries (every field the index stores, and the body). */
   hash: string;
   first: number;
@@ -74,7 +80,14 @@ export function parseManifest(text: string): IndexManifest {
     Array.isArray(m.files) &&
     m.files.every(
       (f) =>
-        f && isStr(f.path) && isNum(f.size) && isNum(f.mtime_ms) && isStr(f.hash) && isNum(f.first) && isNum(f.count),
+        f &&
+        isStr(f.path) &&
+        isNum(f.size) &&
+        isNum(f.mtime_ms) &&
+        (f.ctime_ms === undefined || isNum(f.ctime_ms)) &&
+        isStr(f.hash) &&
+        isNum(f.first) &&
+        isNum(f.count),
     );
   if (!ok) throw new CorruptManifestError(`manifest.json does not have the ${MANIFEST_SCHEMA} shape`);
   return m;

@@ -82,6 +82,10 @@ export const IndexManifestSchema = z
         path: z.string().describe('relative to .workflow/'),
         size: z.number().int(),
         mtime_ms: z.number(),
+        ctime_ms: z
+          .number()
+          .optional()
+          .describe('inode change time at indexing; absent in older manifests, whose index is rebuilt once'),
         hash: z.string().describe("sha256 of the file's indexed entries"),
         first: z.number().int().min(0),
         count: z.number().int().min(0),

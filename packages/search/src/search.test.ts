@@ -127,23 +127,39 @@ describe('bodies read back from the corpus files', () => {
     expect(bin.includes('thundering herds')).toBe(false);
   });
 
-  it('rebuilds when a file changed in place under an unchanged size and mtime', async () => {
+  it('sees a file changed in place under an unchanged size and mtime by its ctime, and reindexes it', async () => {
     const t = setup();
     const good = await t.run('retry backoff', { recordExposure: false });
     expect(good.results[0].snippet).toContain('exponential backoff');
     const abs = join(t.layout.workflow, 'specs/coding.md');
     const st = statSync(abs);
-    writeFileSync(abs, readFileSync(abs, 'utf8').replace('exponential backoff', 'exponential BACKOFF'));
+    // Same length, so the size stays; the mtime is put back as `touch -r` or `rsync -t` would.
+    writeFileSync(abs, readFileSync(abs, 'utf8').replace('exponential backoff', 'exponential jitters'));
     utimesSync(abs, st.atime, st.mtime);
     expect(statSync(abs)).toMatchObject({ size: st.size, mtimeMs: st.mtimeMs });
-    // As a new process would: not the index this one built and keeps in memory, the one on disk.
-    const bin = join(t.layout.index, 'search/index.bin');
-    utimesSync(bin, new Date(), new Date(Date.now() + 5000));
+    expect(statSync(abs).ctimeMs).not.toBe(st.ctimeMs);
+    const r = await t.run('jitters', { recordExposure: false });
+    expect(r.index.status).toBe('updated');
+    const hit = r.results.find((h) => h.id === 'S-1');
+    expect(hit?.snippet).toContain('exponential jitters');
+  });
+
+  it('brings a manifest written before ctimes were recorded up to date by the hash of its entries', async () => {
+    const t = setup();
+    const good = await t.run('retry backoff', { recordExposure: false });
+    const path = join(t.layout.index, 'search/manifest.json');
+    const m = JSON.parse(readFileSync(path, 'utf8')) as { files: { ctime_ms?: number }[] };
+    expect(m.files.every((f) => typeof f.ctime_ms === 'number')).toBe(true);
+    for (const f of m.files) delete f.ctime_ms;
+    writeFileSync(path, JSON.stringify(m));
+    // Nothing changed: every file is reused by its entries' hash, and the manifest gains the ctimes.
     const r = await t.run('retry backoff', { recordExposure: false });
-    expect(r.index.status).toBe('rebuilt');
-    expect(r.warnings.join('\n')).toMatch(/specs\/coding\.md changed after it was indexed\); rebuilt it/);
-    expect(r.results.map((h) => h.id)).toEqual(good.results.map((h) => h.id));
-    expect(r.results[0].snippet).toContain('exponential BACKOFF');
+    expect(r.index.status).toBe('revalidated');
+    expect(r.warnings).toEqual(good.warnings);
+    expect(r.results).toEqual(good.results);
+    const again = JSON.parse(readFileSync(path, 'utf8')) as { files: { ctime_ms?: number }[] };
+    expect(again.files.every((f) => typeof f.ctime_ms === 'number')).toBe(true);
+    expect((await t.run('retry backoff', { recordExposure: false })).index.status).toBe('fresh');
   });
 });
 

@@ -40,6 +40,7 @@ interface FilePlan {
   path: string;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   entries: KnowledgeEntry[];
   /** How many entries the file has (its `entries` are let go once tokenised). */
   count: number;
@@ -49,7 +50,9 @@ interface FilePlan {
   reuse: ManifestFile | null;
 }
 
-function groupByFile(corpus: Corpus): { path: string; size: number; mtimeMs: number; entries: KnowledgeEntry[] }[] {
+function groupByFile(
+  corpus: Corpus,
+): { path: string; size: number; mtimeMs: number; ctimeMs: number; entries: KnowledgeEntry[] }[] {
   const groups = new Map<string, KnowledgeEntry[]>();
   for (const f of corpus.files) groups.set(f.path, []);
   for (const e of corpus.entries) {
@@ -66,6 +69,7 @@ function groupByFile(corpus: Corpus): { path: string; size: number; mtimeMs: num
     path,
     size: stat.get(path)?.size ?? -1,
     mtimeMs: stat.get(path)?.mtimeMs ?? -1,
+    ctimeMs: stat.get(path)?.ctimeMs ?? -1,
     entries,
   }));
 }
@@ -81,6 +85,7 @@ function plan(prev: PreviousIndex | null, corpus: Corpus): FilePlan[] {
       g.size >= 0 &&
       o.size === g.size &&
       o.mtime_ms === g.mtimeMs &&
+      o.ctime_ms === g.ctimeMs &&
       !isRacy(o.mtime_ms, prev!.manifest.built_at_ms);
     const hash = statSame ? o.hash : usable && o.count === g.entries.length ? entriesHash(g.entries) : null;
     const reuse = usable && o.hash === hash && o.count === g.entries.length ? o : null;
@@ -106,7 +111,7 @@ export async function updateIndex(prev: PreviousIndex | null, corpus: Corpus): P
 }
 
 function record(f: FilePlan, first: number, hash: string): ManifestFile {
-  return { path: f.path, size: f.size, mtime_ms: f.mtimeMs, hash, first, count: f.count };
+  return { path: f.path, size: f.size, mtime_ms: f.mtimeMs, ctime_ms: f.ctimeMs, hash, first, count: f.count };
 }
 
 async function reindex(prev: PreviousIndex | null, files: FilePlan[], issues: string[]): Promise<UpdatedIndex> {
@@ -152,7 +157,10 @@ async function reindex(prev: PreviousIndex | null, files: FilePlan[], issues: st
   for (const f of files) {
     if (f.reuse) {
       const sameFile =
-        f.reuse.size === f.size && f.reuse.mtime_ms === f.mtimeMs && !isRacy(f.mtimeMs, prev!.manifest.built_at_ms);
+        f.reuse.size === f.size &&
+        f.reuse.mtime_ms === f.mtimeMs &&
+        f.reuse.ctime_ms === f.ctimeMs &&
+        !isRacy(f.mtimeMs, prev!.manifest.built_at_ms);
       reused.push({ path: f.path, first: forward.length, oldFirst: f.reuse.first, count: f.reuse.count, sameFile });
       records.push(record(f, forward.length, f.hash!));
       for (let k = 0; k < f.reuse.count; k++) {

@@ -31,7 +31,7 @@ export function jsonLoader() {
           const file = `${dir}/${name}`;
           const pairs = JSON.parse(readFileSync(abs, 'utf8')) as [string, Partial<KnowledgeEntry>][];
           const st = statSync(abs);
-          files.push({ path: file, size: st.size, mtimeMs: st.mtimeMs });
+          files.push({ path: file, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
           for (const [id, over] of pairs) entries.push(entry(id, { file, ...over }));
         }
       }

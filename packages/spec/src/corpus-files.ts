@@ -87,7 +87,7 @@ export function readCorpusFile(abs: string, rel: string, issues: Issue[], files:
   } catch (err) {
     throw readFailed(abs, err);
   }
-  files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
+  files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
   return decode(buf, rel, issues);
 }
 
@@ -151,14 +151,14 @@ export function readCorpusBytes(
   } catch (err) {
     throw readFailed(abs, err);
   }
-  files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
+  files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
   return { buf };
 }
 
 export function fileInfo(abs: string, rel: string): CorpusFileInfo {
   try {
     const st = statSync(abs);
-    return { path: rel, size: st.size, mtimeMs: st.mtimeMs };
+    return { path: rel, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
   } catch (err) {
     throw readFailed(abs, err);
   }

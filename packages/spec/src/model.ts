@@ -70,6 +70,11 @@ export interface CorpusFileInfo {
   path: string;
   size: number;
   mtimeMs: number;
+  /**
+   * The inode change time: set by the system on every write and never by a tool, so an edit that
+   * keeps the size and puts the mtime back still shows (derived indexes compare all three).
+   */
+  ctimeMs: number;
 }
 
 export interface Corpus {
