@@ -246,7 +246,24 @@ export function keysOf(entries: readonly KnowledgeEntry[]): { id: string; links:
 interface Statements {
   num: (path: string) => number | undefined;
   delFile: (num: number) => void;
-  putIds: (num: number, from: number, keys: readonly { id: string; links: string[] }[]) => void;
+  putIds: (num: number, from: number, keys: EncodedKeys) => void;
+}
+
+/** A file's entry ids and link values as the `spec_ids` and `spec_links` rows take them. */
+export interface EncodedKeys {
+  /** JSON array of the ids (position = index). */
+  ids: string;
+  /** JSON array of `[link value, position]` pairs; null when no entry has a link. */
+  links: string | null;
+}
+
+/** Entry ids and link values as JSON (one string each, not an object per entry). */
+function encodeKeys(keys: readonly { id: string; links: string[] }[], from = 0): EncodedKeys {
+  const links: [string, number][] = [];
+  keys.forEach((k, i) => {
+    for (const v of k.links) links.push([v, from + i]);
+  });
+  return { ids: JSON.stringify(keys.map((k) => k.id)), links: links.length ? JSON.stringify(links) : null };
 }
 
 function statements(store: DerivedStore): Statements {
@@ -270,12 +287,8 @@ function statements(store: DerivedStore): Statements {
       delRow.run(num);
     },
     putIds: (num, from, keys) => {
-      putIds.run(num, from, JSON.stringify(keys.map((k) => k.id)));
-      const links: [string, number][] = [];
-      keys.forEach((k, i) => {
-        for (const v of k.links) links.push([v, from + i]);
-      });
-      if (links.length) putLinks.run(num, JSON.stringify(links));
+      putIds.run(num, from, keys.ids);
+      if (keys.links) putLinks.run(num, keys.links);
     },
   };
 }
@@ -287,7 +300,7 @@ export function putKeys(
   from: number,
   keys: readonly { id: string; links: string[] }[],
 ) {
-  statements(store).putIds(num, from, keys);
+  statements(store).putIds(num, from, encodeKeys(keys, from));
 }
 
 /** The spots of a parsed file: its entries' places, with byte ranges when its text is valid UTF-8. */
@@ -312,7 +325,8 @@ export interface EncodedSpecRow {
   parseIssues: number;
   /** `encodeSpots` of the file's spots. */
   spots: Uint8Array;
-  keys: { id: string; links: string[] }[];
+  /** The entries' ids and link values, encoded as saved (position 0 first). */
+  keys: EncodedKeys;
 }
 
 /** A parsed file's row as plain data (see `EncodedSpecRow`). */
@@ -327,7 +341,7 @@ export function encodeSpecRow(f: ParsedFileRows): EncodedSpecRow {
     issues: JSON.stringify(f.issues),
     parseIssues: f.parseIssues,
     spots: encodeSpots(spotsOfParsed(f)),
-    keys: f.keys ?? keysOf(f.entries),
+    keys: encodeKeys(f.keys ?? keysOf(f.entries)),
   };
 }
 
@@ -481,5 +495,5 @@ export function saveAppended(store: DerivedStore, a: Appended): void {
     .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, encodeSpots(a.spots), a.num);
   // The old rows end at the old entry count (their spots said so): the new ones only add.
   const from = a.entries - a.tail.length;
-  statements(store).putIds(a.num, from, keysOf(a.tail));
+  statements(store).putIds(a.num, from, encodeKeys(keysOf(a.tail), from));
 }

@@ -39,8 +39,15 @@ export interface DerivedFile {
   path: string;
   sha256: string;
   entries: number;
-  dir: DirColumns;
-  body: BodyColumns;
+  /**
+   * JSON of the entries' `DirColumns` and `BodyColumns`, as the row stores them: made as each
+   * file is derived, so the derived files of a whole corpus do not hold an array per column and a
+   * string per entry (ids and titles cut from the file's text would keep that text alive).
+   */
+  dir: string;
+  body: string;
+  /** `DirColumns.flags`. */
+  flags: Uint8Array;
   hashes: Uint8Array;
   /**
    * Per entry: 0 derived here (its retrieval keys are `vocab[termIdx[offsets[d] .. offsets[d+1]]]`),
@@ -202,8 +209,9 @@ export function deriveFile(path: string, buf: Uint8Array, sha: string, known: Kn
     path,
     sha256: sha,
     entries: entries.length,
-    dir: deriver.dir,
-    body: deriver.body,
+    dir: JSON.stringify(deriver.dir),
+    body: JSON.stringify(deriver.body),
+    flags: Uint8Array.from(deriver.dir.flags),
     hashes: deriver.hashes,
     reuse: deriver.reuse,
     vocab: deriver.vocab,

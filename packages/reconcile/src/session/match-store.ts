@@ -58,6 +58,13 @@ function workerScript(): string | null {
   return existsSync(path) ? path : null;
 }
 
+/** One message of the worker: rows of some of its files, in the order it was given them. */
+export interface WorkerReply {
+  files: DerivedFile[];
+  /** True on the last message. */
+  done: boolean;
+}
+
 function runWorker(script: string, jobs: DeriveJob[]): Promise<DerivedFile[] | null> {
   return new Promise((resolve) => {
     let worker: Worker;
@@ -74,7 +81,11 @@ function runWorker(script: string, jobs: DeriveJob[]): Promise<DerivedFile[] | n
       resolve(v);
       void worker.terminate();
     };
-    worker.once('message', (m: DerivedFile[]) => finish(m));
+    const got: DerivedFile[] = [];
+    worker.on('message', (m: WorkerReply) => {
+      for (const d of m.files) got.push(d);
+      if (m.done) finish(got);
+    });
     // A worker that cannot run (no threads, out of memory) is no reason to fail: this thread derives.
     worker.once('error', () => finish(null));
     worker.once('exit', () => finish(null));
@@ -210,7 +221,7 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
   const hashes = Buffer.from(d.hashes.buffer, d.hashes.byteOffset, d.hashes.byteLength);
   const global = d.vocab.map((t) => terms.idOf(t));
   const out = new TermsWriter(d.entries);
-  const flags = d.dir.flags;
+  const flags = d.flags;
   for (let p = 0; p < d.entries; p++) {
     const active = flags[p] === ACTIVE;
     const how = d.reuse[p];
@@ -282,8 +293,8 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
     d.path,
     d.sha256,
     d.entries,
-    JSON.stringify(d.dir),
-    JSON.stringify(d.body),
+    d.dir,
+    d.body,
     hashes,
     out.bytes(),
     resume,
