@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Issue, normalizeText, sha256 } from '@maestro/core';
 import type { DerivedStore, SectionSpec } from '@maestro/store';
+import { type EncodedKeys, encodeKeys } from './corpus-keys.js';
 import { byteRanges, type EntrySpot, type ParsedFileRows, scanSpecRows } from './corpus-pack.js';
 import { LineIndex } from './lines.js';
 import type { KnowledgeEntry } from './model.js';
@@ -161,19 +162,25 @@ export function spotOf(e: KnowledgeEntry, spot: EntrySpot, bytes: [number, numbe
  */
 const WORDS = 6;
 
+/** Bytes of one encoded spot. */
+export const SPOT_BYTES = WORDS * 4;
+
 export function encodeSpots(spots: readonly Spot[]): Buffer {
-  const buf = Buffer.alloc(spots.length * WORDS * 4);
-  spots.forEach((s, i) => {
-    const o = i * WORDS * 4;
-    const reusable = (s.flags & F_REUSABLE) !== 0;
-    buf.writeUInt32LE((s.flags & 0xff) + (reusable ? ((s.byteEnd as number) - (s.byteStart as number)) * 256 : 0), o);
-    buf.writeUInt32LE(s.line ?? 0, o + 4);
-    buf.writeUInt32LE(s.offset, o + 8);
-    buf.writeUInt32LE(reusable ? (s.end as number) - s.offset : 0, o + 12);
-    buf.writeUInt32LE(reusable ? (s.byteStart as number) : 0, o + 16);
-    buf.writeUInt32LE((s.dupKey & 0xffff) * 0x10000 + (s.normKey & 0xffff), o + 20);
-  });
+  const buf = Buffer.alloc(spots.length * SPOT_BYTES);
+  spots.forEach((s, i) => writeSpot(buf, i, s));
   return buf;
+}
+
+/** Writes spot `s` as the `i`th record of `buf` (see `encodeSpots`). */
+export function writeSpot(buf: Buffer, i: number, s: Spot): void {
+  const o = i * SPOT_BYTES;
+  const reusable = (s.flags & F_REUSABLE) !== 0;
+  buf.writeUInt32LE((s.flags & 0xff) + (reusable ? ((s.byteEnd as number) - (s.byteStart as number)) * 256 : 0), o);
+  buf.writeUInt32LE(s.line ?? 0, o + 4);
+  buf.writeUInt32LE(s.offset, o + 8);
+  buf.writeUInt32LE(reusable ? (s.end as number) - s.offset : 0, o + 12);
+  buf.writeUInt32LE(reusable ? (s.byteStart as number) : 0, o + 16);
+  buf.writeUInt32LE((s.dupKey & 0xffff) * 0x10000 + (s.normKey & 0xffff), o + 20);
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -247,23 +254,6 @@ interface Statements {
   num: (path: string) => number | undefined;
   delFile: (num: number) => void;
   putIds: (num: number, from: number, keys: EncodedKeys) => void;
-}
-
-/** A file's entry ids and link values as the `spec_ids` and `spec_links` rows take them. */
-export interface EncodedKeys {
-  /** JSON array of the ids (position = index). */
-  ids: string;
-  /** JSON array of `[link value, position]` pairs; null when no entry has a link. */
-  links: string | null;
-}
-
-/** Entry ids and link values as JSON (one string each, not an object per entry). */
-function encodeKeys(keys: readonly { id: string; links: string[] }[], from = 0): EncodedKeys {
-  const links: [string, number][] = [];
-  keys.forEach((k, i) => {
-    for (const v of k.links) links.push([v, from + i]);
-  });
-  return { ids: JSON.stringify(keys.map((k) => k.id)), links: links.length ? JSON.stringify(links) : null };
 }
 
 function statements(store: DerivedStore): Statements {

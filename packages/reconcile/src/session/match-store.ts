@@ -288,17 +288,7 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
   // the file: a second copy of the largest file's row, kept for good).
   s.deleteFile.run(fid);
   const resume = d.resume ? JSON.stringify(d.resume) : null;
-  s.putFile.run(
-    fid,
-    d.path,
-    d.sha256,
-    d.entries,
-    d.dir,
-    d.body,
-    hashes,
-    out.bytes(),
-    resume,
-  );
+  s.putFile.run(fid, d.path, d.sha256, d.entries, d.dir, d.body, hashes, out.bytes(), resume);
   return true;
 }
 
