@@ -65,6 +65,9 @@ export interface WorkerReply {
   done: boolean;
 }
 
+/** A listener that keeps nothing alive (one made inside `runWorker` would keep its scope). */
+const ignore = () => {};
+
 function runWorker(script: string, jobs: DeriveJob[]): Promise<DerivedFile[] | null> {
   return new Promise((resolve) => {
     let worker: Worker;
@@ -78,6 +81,10 @@ function runWorker(script: string, jobs: DeriveJob[]): Promise<DerivedFile[] | n
     const finish = (v: DerivedFile[] | null) => {
       if (done) return;
       done = true;
+      // The worker object outlives this call (the process keeps it until it exits): its listeners
+      // must not keep the rows, through this promise, once they are written.
+      worker.removeAllListeners();
+      worker.on('error', ignore);
       resolve(v);
       void worker.terminate();
     };
@@ -308,12 +315,12 @@ function dropFile(s: Stmts, fid: number, delta: PostingsDelta) {
 /**
  * Writes derived files (and drops removed ones) in one transaction: file rows, postings patched
  * term by term (new terms inserted whole), the active count and the generation. Each file is
- * re-checked inside the transaction, so a file another process already wrote is skipped. False
- * when the store refused.
+ * re-checked inside the transaction, so a file another process already wrote is skipped; `derived`
+ * is emptied as its files are written. False when the store refused.
  */
 function applyAll(
   store: DerivedStore,
-  derived: readonly DerivedFile[],
+  derived: (DerivedFile | null)[],
   olds: ReadonlyMap<string, OldFile>,
   gone: readonly FileRow[],
   splices: readonly Splice[],
@@ -323,7 +330,14 @@ function applyAll(
     const delta = new PostingsDelta();
     const terms = new Terms(s);
     let changed = false;
-    for (const d of derived) changed = applyFile(s, d, olds.get(d.path) ?? null, delta, terms) || changed;
+    // The same parse's spec rows are saved at the end; each file's match rows are let go once
+    // written (the derived files of the whole corpus are not all held while postings are gathered).
+    const specs = derived.map((d) => (d as DerivedFile).spec);
+    derived.forEach((d, i) => {
+      const file = d as DerivedFile;
+      derived[i] = null;
+      changed = applyFile(s, file, olds.get(file.path) ?? null, delta, terms) || changed;
+    });
     const sink: SpliceSink = {
       idOf: (t) => terms.idOf(t),
       added: (id, key) => delta.added(id, key),
@@ -349,7 +363,7 @@ function applyAll(
     // spec section's own checks decide whether it uses them).
     saveSpecRows(
       store,
-      derived.map((d) => d.spec),
+      specs,
       gone.map((g) => g.path),
     );
     if (!changed) return;
@@ -453,7 +467,7 @@ export async function syncMatchSection(layout: WorkflowLayout, state: CorpusStat
   }
   const gone = [...stored.values()].filter((r) => !current.has(r.path));
   if (jobs.length > 0 || gone.length > 0 || splices.length > 0) {
-    const derived = await deriveAll(layout, jobs);
+    const derived: (DerivedFile | null)[] | null = await deriveAll(layout, jobs);
     for (const j of jobs) j.bytes = null;
     if (!derived) return null;
     if (!applyAll(store, derived, olds, gone, splices)) return null;
