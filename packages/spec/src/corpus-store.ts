@@ -167,7 +167,9 @@ export const SPOT_BYTES = WORDS * 4;
 
 export function encodeSpots(spots: readonly Spot[]): Buffer {
   const buf = Buffer.alloc(spots.length * SPOT_BYTES);
-  spots.forEach((s, i) => writeSpot(buf, i, s));
+  spots.forEach((s, i) => {
+    writeSpot(buf, i, s);
+  });
   return buf;
 }
 

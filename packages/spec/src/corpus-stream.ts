@@ -1,7 +1,7 @@
 import type { Issue } from '@maestro/core';
 import { decode } from './corpus-files.js';
-import { ByteRanges, type EntrySpot } from './corpus-pack.js';
 import { KeysWriter } from './corpus-keys.js';
+import { ByteRanges, type EntrySpot } from './corpus-pack.js';
 import { type EncodedSpecRow, linkValues, SPOT_BYTES, scanSpecRows, spotOf, writeSpot } from './corpus-store.js';
 import { knowhowEntry, parseKnowhowFile } from './knowhow-file.js';
 import type { KnowledgeEntry } from './model.js';
