@@ -39,25 +39,29 @@ export interface ParsedFileRows {
 
 /** Byte offsets (UTF-8) of each reusable block's start and end, counted incrementally; null for the others. */
 export function byteRanges(text: string, spots: readonly EntrySpot[]): ([number, number] | null)[] {
-  const ascii = Buffer.byteLength(text) === text.length;
-  let chars = 0;
-  let bytes = 0;
-  const to = (offset: number) => {
-    if (ascii) return offset;
-    bytes += Buffer.byteLength(text.slice(chars, offset));
-    chars = offset;
-    return bytes;
-  };
-  const out: ([number, number] | null)[] = [];
-  for (const { offset, end } of spots) {
-    if (end === null || offset < chars) {
-      out.push(null);
-      continue;
-    }
-    const start = to(offset);
-    out.push([start, to(end)]);
+  const ranges = new ByteRanges(text);
+  return spots.map((s) => ranges.next(s));
+}
+
+/** `byteRanges` one spot after the other, in file order. */
+export class ByteRanges {
+  private readonly ascii: boolean;
+  private chars = 0;
+  private bytes = 0;
+  constructor(private readonly text: string) {
+    this.ascii = Buffer.byteLength(text) === text.length;
   }
-  return out;
+  next({ offset, end }: EntrySpot): [number, number] | null {
+    if (end === null || offset < this.chars) return null;
+    const start = this.to(offset);
+    return [start, this.to(end)];
+  }
+  private to(offset: number): number {
+    if (this.ascii) return offset;
+    this.bytes += Buffer.byteLength(this.text.slice(this.chars, offset));
+    this.chars = offset;
+    return this.bytes;
+  }
 }
 
 /** No `<spec-entry` or `</spec-entry` starts inside the opening tag, so the block ends where a scan from its start says. */
@@ -77,6 +81,8 @@ export function scanSpecRows(
   text: string,
   file: string,
   resume?: { from: number; defaultCategory: string | null; seed?: { offset: number; line: number; lineStart: number } },
+  /** Given: each entry and its spot go to it as they are scanned, and neither is kept (both lists come back empty). */
+  onEntry?: (e: KnowledgeEntry, spot: EntrySpot) => void,
 ): {
   entries: KnowledgeEntry[];
   issues: Issue[];
@@ -107,7 +113,12 @@ export function scanSpecRows(
       twins.set(e.id, n);
       if (n > 1) e.id = `${e.id}-${n}`;
     }
-    spots.push({ offset, line: e.line, end });
+    const spot = { offset, line: e.line, end };
+    if (onEntry) {
+      onEntry(e, spot);
+      return;
+    }
+    spots.push(spot);
     entries.push(e);
   };
   const legacySink: SegmentSink = (s) => {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Issue, normalizeText, sha256 } from '@maestro/core';
 import type { DerivedStore, SectionSpec } from '@maestro/store';
+import { type EncodedKeys, encodeKeys } from './corpus-keys.js';
 import { byteRanges, type EntrySpot, type ParsedFileRows, scanSpecRows } from './corpus-pack.js';
 import { LineIndex } from './lines.js';
 import type { KnowledgeEntry } from './model.js';
@@ -161,19 +162,27 @@ export function spotOf(e: KnowledgeEntry, spot: EntrySpot, bytes: [number, numbe
  */
 const WORDS = 6;
 
+/** Bytes of one encoded spot. */
+export const SPOT_BYTES = WORDS * 4;
+
 export function encodeSpots(spots: readonly Spot[]): Buffer {
-  const buf = Buffer.alloc(spots.length * WORDS * 4);
+  const buf = Buffer.alloc(spots.length * SPOT_BYTES);
   spots.forEach((s, i) => {
-    const o = i * WORDS * 4;
-    const reusable = (s.flags & F_REUSABLE) !== 0;
-    buf.writeUInt32LE((s.flags & 0xff) + (reusable ? ((s.byteEnd as number) - (s.byteStart as number)) * 256 : 0), o);
-    buf.writeUInt32LE(s.line ?? 0, o + 4);
-    buf.writeUInt32LE(s.offset, o + 8);
-    buf.writeUInt32LE(reusable ? (s.end as number) - s.offset : 0, o + 12);
-    buf.writeUInt32LE(reusable ? (s.byteStart as number) : 0, o + 16);
-    buf.writeUInt32LE((s.dupKey & 0xffff) * 0x10000 + (s.normKey & 0xffff), o + 20);
+    writeSpot(buf, i, s);
   });
   return buf;
+}
+
+/** Writes spot `s` as the `i`th record of `buf` (see `encodeSpots`). */
+export function writeSpot(buf: Buffer, i: number, s: Spot): void {
+  const o = i * SPOT_BYTES;
+  const reusable = (s.flags & F_REUSABLE) !== 0;
+  buf.writeUInt32LE((s.flags & 0xff) + (reusable ? ((s.byteEnd as number) - (s.byteStart as number)) * 256 : 0), o);
+  buf.writeUInt32LE(s.line ?? 0, o + 4);
+  buf.writeUInt32LE(s.offset, o + 8);
+  buf.writeUInt32LE(reusable ? (s.end as number) - s.offset : 0, o + 12);
+  buf.writeUInt32LE(reusable ? (s.byteStart as number) : 0, o + 16);
+  buf.writeUInt32LE((s.dupKey & 0xffff) * 0x10000 + (s.normKey & 0xffff), o + 20);
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -246,7 +255,7 @@ export function keysOf(entries: readonly KnowledgeEntry[]): { id: string; links:
 interface Statements {
   num: (path: string) => number | undefined;
   delFile: (num: number) => void;
-  putIds: (num: number, from: number, keys: readonly { id: string; links: string[] }[]) => void;
+  putIds: (num: number, from: number, keys: EncodedKeys) => void;
 }
 
 function statements(store: DerivedStore): Statements {
@@ -270,12 +279,8 @@ function statements(store: DerivedStore): Statements {
       delRow.run(num);
     },
     putIds: (num, from, keys) => {
-      putIds.run(num, from, JSON.stringify(keys.map((k) => k.id)));
-      const links: [string, number][] = [];
-      keys.forEach((k, i) => {
-        for (const v of k.links) links.push([v, from + i]);
-      });
-      if (links.length) putLinks.run(num, JSON.stringify(links));
+      putIds.run(num, from, keys.ids);
+      if (keys.links) putLinks.run(num, keys.links);
     },
   };
 }
@@ -287,7 +292,7 @@ export function putKeys(
   from: number,
   keys: readonly { id: string; links: string[] }[],
 ) {
-  statements(store).putIds(num, from, keys);
+  statements(store).putIds(num, from, encodeKeys(keys, from));
 }
 
 /** The spots of a parsed file: its entries' places, with byte ranges when its text is valid UTF-8. */
@@ -312,7 +317,8 @@ export interface EncodedSpecRow {
   parseIssues: number;
   /** `encodeSpots` of the file's spots. */
   spots: Uint8Array;
-  keys: { id: string; links: string[] }[];
+  /** The entries' ids and link values, encoded as saved (position 0 first). */
+  keys: EncodedKeys;
 }
 
 /** A parsed file's row as plain data (see `EncodedSpecRow`). */
@@ -327,7 +333,7 @@ export function encodeSpecRow(f: ParsedFileRows): EncodedSpecRow {
     issues: JSON.stringify(f.issues),
     parseIssues: f.parseIssues,
     spots: encodeSpots(spotsOfParsed(f)),
-    keys: f.keys ?? keysOf(f.entries),
+    keys: encodeKeys(f.keys ?? keysOf(f.entries)),
   };
 }
 
@@ -481,5 +487,5 @@ export function saveAppended(store: DerivedStore, a: Appended): void {
     .run(a.sha256, a.size, a.entries, JSON.stringify(a.issues), a.parseIssues, a.spots, a.num);
   // The old rows end at the old entry count (their spots said so): the new ones only add.
   const from = a.entries - a.tail.length;
-  statements(store).putIds(a.num, from, keysOf(a.tail));
+  statements(store).putIds(a.num, from, encodeKeys(keysOf(a.tail), from));
 }

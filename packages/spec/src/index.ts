@@ -20,6 +20,7 @@ export {
   scanSpecRows,
 } from './corpus-store.js';
 export { type ParsedCorpusFile, parseCorpusFileRows, recordAppends, saveSpecRows } from './corpus-stored.js';
+export { type EntrySink, type StreamedCorpusFile, streamCorpusFileRows } from './corpus-stream.js';
 export { cycleComponents } from './cycles.js';
 export { decodeEntities, escapeAttribute, escapeSpecContent, unescapeSpecContent } from './entities.js';
 export type { Frontmatter } from './frontmatter.js';

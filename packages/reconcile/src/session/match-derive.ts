@@ -2,10 +2,9 @@ import { sha256 } from '@maestro/core';
 import {
   type EncodedSpecRow,
   type EntrySpot,
-  encodeSpecRow,
   type KnowledgeEntry,
   type ParsedFileRows,
-  parseCorpusFileRows,
+  streamCorpusFileRows,
 } from '@maestro/spec';
 import { docKeys, isIndexed, isRetired } from '../matcher/corpus-index.js';
 import { exactKey, matchNormalize } from '../matcher/text.js';
@@ -39,8 +38,15 @@ export interface DerivedFile {
   path: string;
   sha256: string;
   entries: number;
-  dir: DirColumns;
-  body: BodyColumns;
+  /**
+   * JSON of the entries' `DirColumns` and `BodyColumns`, as the row stores them: made as each
+   * file is derived, so the derived files of a whole corpus do not hold an array per column and a
+   * string per entry (ids and titles cut from the file's text would keep that text alive).
+   */
+  dir: string;
+  body: string;
+  /** `DirColumns.flags`. */
+  flags: Uint8Array;
   hashes: Uint8Array;
   /**
    * Per entry: 0 derived here (its retrieval keys are `vocab[termIdx[offsets[d] .. offsets[d+1]]]`),
@@ -75,13 +81,16 @@ export interface Cursor {
 export class EntryDeriver {
   readonly dir: DirColumns = { id: [], status: [], flags: [], sup: [], by: [], ref: [] };
   readonly body: BodyColumns = { title: [], line: [], at: [], len: [], inline: {} };
-  readonly hashes: Uint8Array;
-  readonly reuse: Uint8Array;
+  /** Per entry (`HASH_BYTES` each), its reuse code and where its keys start: sized to `n`, grown past it. */
+  hashes: Uint8Array;
+  reuse: Uint8Array;
   readonly vocab: string[] = [];
-  readonly offsets: Uint32Array;
-  private readonly idx: number[] = [];
+  offsets: Uint32Array;
+  /** The keys' local term numbers, entry after entry (`offsets` says where each entry's start); `keys` used. */
+  private idx = new Uint32Array(1024);
+  private keys = 0;
   private readonly local = new Map<string, number>();
-  private readonly hv: Buffer;
+  private hv: Buffer;
   private d = 0;
 
   constructor(
@@ -89,6 +98,7 @@ export class EntryDeriver {
     private readonly ascii: boolean,
     /** False: contents are not mapped to byte ranges (the file is not valid UTF-8). */
     private readonly ranges: boolean,
+    /** How many entries there are (or a guess: the columns grow past it, see `fit`). */
     n: number,
     private readonly known: KnownTexts | null,
     readonly cursor: Cursor = { chars: 0, byteCursor: 0, charAtByteCursor: 0 },
@@ -99,7 +109,37 @@ export class EntryDeriver {
     this.offsets = new Uint32Array(n + 1);
   }
 
+  /** Entries added so far. */
+  get count(): number {
+    return this.d;
+  }
+
+  /** Grows the typed columns to hold `n` entries. */
+  private grow(n: number): void {
+    const hashes = new Uint8Array(n * HASH_BYTES);
+    hashes.set(this.hashes);
+    const reuse = new Uint8Array(n);
+    reuse.set(this.reuse);
+    const offsets = new Uint32Array(n + 1);
+    offsets.set(this.offsets);
+    this.hashes = hashes;
+    this.hv = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
+    this.reuse = reuse;
+    this.offsets = offsets;
+  }
+
+  /** Cuts the typed columns to the entries added (after a guess that was too high). */
+  fit(): void {
+    const n = this.d;
+    if (this.reuse.length === n) return;
+    this.hashes = this.hashes.slice(0, n * HASH_BYTES);
+    this.hv = Buffer.from(this.hashes.buffer, this.hashes.byteOffset, this.hashes.byteLength);
+    this.reuse = this.reuse.slice(0, n);
+    this.offsets = this.offsets.slice(0, n + 1);
+  }
+
   add(e: KnowledgeEntry): void {
+    if (this.d >= this.reuse.length) this.grow(Math.max(16, this.reuse.length * 2));
     const { dir, body, hv, text, cursor } = this;
     const d = this.d++;
     const title = e.title ?? '';
@@ -151,7 +191,12 @@ export class EntryDeriver {
             this.vocab.push(k);
             this.local.set(k, t);
           }
-          this.idx.push(t);
+          if (this.keys === this.idx.length) {
+            const grown = new Uint32Array(this.idx.length * 2);
+            grown.set(this.idx);
+            this.idx = grown;
+          }
+          this.idx[this.keys++] = t;
         }
       }
     }
@@ -165,11 +210,11 @@ export class EntryDeriver {
       });
       hv.write(eh, o + H_ENTRY, 'hex');
     }
-    this.offsets[d + 1] = this.idx.length;
+    this.offsets[d + 1] = this.keys;
   }
 
   termIdx(): Uint32Array {
-    return Uint32Array.from(this.idx);
+    return this.idx.slice(0, this.keys);
   }
 }
 
@@ -188,42 +233,72 @@ export function deriveFile(path: string, buf: Uint8Array, sha: string, known: Kn
   const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   // The entries `loadCorpus` reads, with the file's spec rows: the next single-entry command
   // (`spec add`, `load --id`) then finds the spec section current without parsing the corpus.
-  const parsed = parseCorpusFileRows(path, bytes, sha);
-  // The text that parse decoded (kept for a valid UTF-8 spec file), not a second copy.
-  const text = parsed.rows.text ?? bytes.toString('utf8');
-  const entries = parsed.entries;
-  const spec = encodeSpecRow(parsed.rows);
-  const ascii = bytes.length === text.length;
-  // A file that is not valid UTF-8 does not map back to byte ranges: its contents stay inline.
-  const ranges = ascii || !text.includes('\uFFFD');
-  const deriver = new EntryDeriver(text, ascii, ranges, entries.length, known);
-  for (const e of entries) deriver.add(e);
+  // Each entry is derived as it is parsed and let go: a large file's entries are never all held.
+  let deriver: EntryDeriver | null = null;
+  let text = '';
+  let ascii = true;
+  const own: EntryIdentity[] = [];
+  const parsed = streamCorpusFileRows(path, bytes, sha, (decoded, utf8) => {
+    // The text that parse decoded (for a valid UTF-8 spec file), not a second copy.
+    text = utf8 && path.startsWith('specs/') ? decoded : bytes.toString('utf8');
+    ascii = bytes.length === text.length;
+    // A file that is not valid UTF-8 does not map back to byte ranges: its contents stay inline.
+    const ranges = ascii || !text.includes('\uFFFD');
+    const d = new EntryDeriver(text, ascii, ranges, entryGuess(text), known);
+    deriver = d;
+    return (e) => {
+      d.add(e);
+      own.push({ id: e.id, hasSid: e.hasSid, legacy: e.legacy });
+    };
+  });
+  const spec = parsed.spec;
+  const d = deriver as unknown as EntryDeriver;
+  d.fit();
+  const rows = {
+    path,
+    entries: own,
+    spots: parsed.spots,
+    issues: parsed.issues,
+    defaultCategory: parsed.defaultCategory,
+  };
+  const resume = ascii || !text.includes('\uFFFD') ? resumeInfo(bytes, text, ascii, rows) : null;
   return {
     path,
     sha256: sha,
-    entries: entries.length,
-    dir: deriver.dir,
-    body: deriver.body,
-    hashes: deriver.hashes,
-    reuse: deriver.reuse,
-    vocab: deriver.vocab,
-    offsets: deriver.offsets,
-    termIdx: deriver.termIdx(),
+    entries: d.count,
+    dir: JSON.stringify(d.dir),
+    body: JSON.stringify(d.body),
+    flags: Uint8Array.from(d.dir.flags),
+    hashes: d.hashes,
+    reuse: d.reuse,
+    vocab: d.vocab,
+    offsets: d.offsets,
+    termIdx: d.termIdx(),
     spec,
-    resume: ranges ? resumeInfo(bytes, text, ascii, parsed.rows) : null,
+    resume,
   };
 }
+
+/** How many entries a file's text likely holds (its `<spec-entry` tags; 1 for a knowhow file). */
+function entryGuess(text: string): number {
+  let n = 0;
+  for (let at = text.indexOf('<spec-entry'); at !== -1; at = text.indexOf('<spec-entry', at + 11)) n++;
+  return Math.max(1, n);
+}
+
+/** What telling an entry with its own id and a resumable one apart needs of it. */
+export type EntryIdentity = Pick<KnowledgeEntry, 'id' | 'hasSid' | 'legacy'>;
 
 /** A derived id before any twin suffix: `D-` and 16 hex. */
 const DERIVED_ID_LENGTH = 18;
 
 /** An entry with its own id: a sid, or a derived id without a twin suffix (no other entry of its file has it). */
-export function ownId(e: KnowledgeEntry): boolean {
+export function ownId(e: EntryIdentity): boolean {
   return e.hasSid || e.id.length === DERIVED_ID_LENGTH;
 }
 
 /** An entry a scan may resume after: a clean `<spec-entry>` block (see `EntrySpot`). */
-export function resumable(e: KnowledgeEntry, spot: EntrySpot): boolean {
+export function resumable(e: EntryIdentity, spot: EntrySpot): boolean {
   return spot.end !== null && !e.legacy;
 }
 
@@ -237,7 +312,7 @@ export function resumeChunks(
   bytes: Buffer,
   text: string,
   ascii: boolean,
-  rows: Pick<ParsedFileRows, 'entries' | 'spots'>,
+  rows: { entries: readonly EntryIdentity[]; spots: readonly EntrySpot[] },
   base: { entries: number; byte: number; char: number; line: number },
 ): ResumeInfo['chunks'] | null {
   const { entries, spots } = rows;
@@ -261,7 +336,12 @@ export function resumeChunks(
   return chunks;
 }
 
-function resumeInfo(bytes: Buffer, text: string, ascii: boolean, rows: ParsedFileRows): ResumeInfo | null {
+/** What the resume chunks of a file need of its parse. */
+type ResumeRows = Pick<ParsedFileRows, 'path' | 'spots' | 'issues' | 'defaultCategory'> & {
+  entries: readonly EntryIdentity[];
+};
+
+function resumeInfo(bytes: Buffer, text: string, ascii: boolean, rows: ResumeRows): ResumeInfo | null {
   if (!rows.path.startsWith('specs/') || rows.entries.length === 0) return null;
   // An unclosed frontmatter would close at a `---` line written anywhere later: such a file is derived whole.
   if (rows.issues.some((i) => i.code === 'FRONTMATTER_UNCLOSED')) return null;

@@ -58,6 +58,16 @@ function workerScript(): string | null {
   return existsSync(path) ? path : null;
 }
 
+/** One message of the worker: rows of some of its files, in the order it was given them. */
+export interface WorkerReply {
+  files: DerivedFile[];
+  /** True on the last message. */
+  done: boolean;
+}
+
+/** A listener that keeps nothing alive (one made inside `runWorker` would keep its scope). */
+const ignore = () => {};
+
 function runWorker(script: string, jobs: DeriveJob[]): Promise<DerivedFile[] | null> {
   return new Promise((resolve) => {
     let worker: Worker;
@@ -71,10 +81,18 @@ function runWorker(script: string, jobs: DeriveJob[]): Promise<DerivedFile[] | n
     const finish = (v: DerivedFile[] | null) => {
       if (done) return;
       done = true;
+      // The worker object outlives this call (the process keeps it until it exits): its listeners
+      // must not keep the rows, through this promise, once they are written.
+      worker.removeAllListeners();
+      worker.on('error', ignore);
       resolve(v);
       void worker.terminate();
     };
-    worker.once('message', (m: DerivedFile[]) => finish(m));
+    const got: DerivedFile[] = [];
+    worker.on('message', (m: WorkerReply) => {
+      for (const d of m.files) got.push(d);
+      if (m.done) finish(got);
+    });
     // A worker that cannot run (no threads, out of memory) is no reason to fail: this thread derives.
     worker.once('error', () => finish(null));
     worker.once('exit', () => finish(null));
@@ -210,7 +228,7 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
   const hashes = Buffer.from(d.hashes.buffer, d.hashes.byteOffset, d.hashes.byteLength);
   const global = d.vocab.map((t) => terms.idOf(t));
   const out = new TermsWriter(d.entries);
-  const flags = d.dir.flags;
+  const flags = d.flags;
   for (let p = 0; p < d.entries; p++) {
     const active = flags[p] === ACTIVE;
     const how = d.reuse[p];
@@ -277,17 +295,7 @@ function applyFile(s: Stmts, d: DerivedFile, old: OldFile | null, delta: Posting
   // the file: a second copy of the largest file's row, kept for good).
   s.deleteFile.run(fid);
   const resume = d.resume ? JSON.stringify(d.resume) : null;
-  s.putFile.run(
-    fid,
-    d.path,
-    d.sha256,
-    d.entries,
-    JSON.stringify(d.dir),
-    JSON.stringify(d.body),
-    hashes,
-    out.bytes(),
-    resume,
-  );
+  s.putFile.run(fid, d.path, d.sha256, d.entries, d.dir, d.body, hashes, out.bytes(), resume);
   return true;
 }
 
@@ -307,12 +315,12 @@ function dropFile(s: Stmts, fid: number, delta: PostingsDelta) {
 /**
  * Writes derived files (and drops removed ones) in one transaction: file rows, postings patched
  * term by term (new terms inserted whole), the active count and the generation. Each file is
- * re-checked inside the transaction, so a file another process already wrote is skipped. False
- * when the store refused.
+ * re-checked inside the transaction, so a file another process already wrote is skipped; `derived`
+ * is emptied as its files are written. False when the store refused.
  */
 function applyAll(
   store: DerivedStore,
-  derived: readonly DerivedFile[],
+  derived: (DerivedFile | null)[],
   olds: ReadonlyMap<string, OldFile>,
   gone: readonly FileRow[],
   splices: readonly Splice[],
@@ -322,7 +330,14 @@ function applyAll(
     const delta = new PostingsDelta();
     const terms = new Terms(s);
     let changed = false;
-    for (const d of derived) changed = applyFile(s, d, olds.get(d.path) ?? null, delta, terms) || changed;
+    // The same parse's spec rows are saved at the end; each file's match rows are let go once
+    // written (the derived files of the whole corpus are not all held while postings are gathered).
+    const specs = derived.map((d) => (d as DerivedFile).spec);
+    derived.forEach((d, i) => {
+      const file = d as DerivedFile;
+      derived[i] = null;
+      changed = applyFile(s, file, olds.get(file.path) ?? null, delta, terms) || changed;
+    });
     const sink: SpliceSink = {
       idOf: (t) => terms.idOf(t),
       added: (id, key) => delta.added(id, key),
@@ -348,7 +363,7 @@ function applyAll(
     // spec section's own checks decide whether it uses them).
     saveSpecRows(
       store,
-      derived.map((d) => d.spec),
+      specs,
       gone.map((g) => g.path),
     );
     if (!changed) return;
@@ -452,7 +467,7 @@ export async function syncMatchSection(layout: WorkflowLayout, state: CorpusStat
   }
   const gone = [...stored.values()].filter((r) => !current.has(r.path));
   if (jobs.length > 0 || gone.length > 0 || splices.length > 0) {
-    const derived = await deriveAll(layout, jobs);
+    const derived: (DerivedFile | null)[] | null = await deriveAll(layout, jobs);
     for (const j of jobs) j.bytes = null;
     if (!derived) return null;
     if (!applyAll(store, derived, olds, gone, splices)) return null;
