@@ -9,7 +9,7 @@ import { indexedText } from '@maestro/core';
 import { type LexEntry, lexicon } from './lexicon.js';
 import { prepareTokens } from './prepare.js';
 import { segment, type Unit } from './segment.js';
-import { HASH_START, hashRange, hashStep, phrases, trimWords, type WordRec, wordAt } from './word-table.js';
+import { HASH_START, hashRange, hashStep, numberAt, phrases, trimWords, type WordRec, wordAt } from './word-table.js';
 
 /** Key ids before the table starts afresh (checked between documents only). */
 const ID_CAP = 1 << 20;
@@ -155,21 +155,28 @@ function latinKeys(text: string, keys: KeyList): boolean {
     }
     // TOKEN's Latin alternative: `[a-z0-9][a-z0-9_+#-]*(?:[.:][a-z0-9_+#-]+)*`.
     let h = hashStep(HASH_START, c);
+    let digits = c <= 57;
     let j = i + 1;
     for (;;) {
       let d = j < n ? text.charCodeAt(j) : 0;
       while (wordChar(d)) {
         h = hashStep(h, d);
+        digits &&= d >= 48 && d <= 57;
         d = ++j < n ? text.charCodeAt(j) : 0;
       }
       if ((d === 46 || d === 58) && j + 1 < n && wordChar(text.charCodeAt(j + 1))) {
         h = hashStep(h, d);
+        digits = false;
         j++;
       } else break;
     }
     let end = j;
     while (end - 1 > i && isCut(text.charCodeAt(end - 1))) end--;
-    words[count++] = wordAt(text, i, end, end === j ? h : hashRange(text, i, end));
+    if (end !== j) {
+      h = hashRange(text, i, end);
+      digits = /^\d+$/.test(text.slice(i, end));
+    }
+    words[count++] = digits ? numberAt(text, i, end, h) : wordAt(text, i, end, h);
     i = j;
   }
   latinRun(count, keys);

@@ -44,6 +44,28 @@ export function hashRange(text: string, start: number, end: number): number {
   return h;
 }
 
+/**
+ * What a number that the lexicon does not know reads as: no units, no phrase (a corpus numbers
+ * its titles: such words are many, each met once or twice, and need no room in the table).
+ */
+export const PLAIN_NUMBER: WordRec = {
+  word: '',
+  hash: 0,
+  info: { stem: '', phrase: 0, units: [] },
+  stemId: -1,
+  keys: [],
+  keyEpoch: -1,
+};
+
+/**
+ * The word `text[start, end)`, all digits, whose characters hash to `h`: `PLAIN_NUMBER` unless the
+ * lexicon has a word or phrase part of digits with that hash. (A number is its own stem, and with
+ * no lexicon entry it has no units: see `infoOf`.)
+ */
+export function numberAt(text: string, start: number, end: number, h: number): WordRec {
+  return phrases().numbers.has(h) ? wordAt(text, start, end, h) : PLAIN_NUMBER;
+}
+
 /** The word `text[start, end)` whose characters hash to `h` (see `hashRange`). */
 export function wordAt(text: string, start: number, end: number, h: number): WordRec {
   const mask = slots.length - 1;
@@ -92,6 +114,8 @@ interface Phrases {
   stems: Map<string, number>;
   /** First stem's number → its node. */
   root: Map<number, PhraseNode>;
+  /** The hashes (see `hashRange`) of the lexicon's words and phrase parts that are all digits. */
+  numbers: Set<number>;
 }
 
 let trie: Phrases | null = null;
@@ -104,7 +128,9 @@ export function phrases(): Phrases {
   if (trie) return trie;
   const stems = new Map<string, number>();
   const root = new Map<number, PhraseNode>();
+  const numbers = new Set<number>();
   for (const [key, entry] of lexicon().latin) {
+    for (const part of key.split(' ')) if (/^\d+$/.test(part)) numbers.add(hashRange(part, 0, part.length));
     if (!key.includes(' ')) continue;
     let level = root;
     let node: PhraseNode | undefined;
@@ -123,6 +149,6 @@ export function phrases(): Phrases {
     }
     (node as PhraseNode).entry = entry;
   }
-  trie = { stems, root };
+  trie = { stems, root, numbers };
   return trie;
 }
