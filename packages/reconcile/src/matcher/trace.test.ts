@@ -1,9 +1,9 @@
+import type { KnowledgeEntry } from '@maestro/spec';
 import { describe, expect, it } from 'vitest';
 import { buildIndex, matchIndex } from './corpus-index.js';
 import { candidate, entry } from './matcher.fixture.js';
 import { reconcile } from './reconcile.js';
 import { type MatchMemo, type MemoRow, replayTrace, TracingIndex } from './trace.js';
-import type { KnowledgeEntry } from '@maestro/spec';
 
 /** A memo in a Map that counts its hits (a get whose row was returned). */
 function mapMemo() {
