@@ -1,11 +1,10 @@
-import { indexedText } from '@maestro/core';
 import type { Corpus } from '@maestro/spec';
-import { lexicon } from './lexicon.js';
-import { prepare } from './prepare.js';
+import { fnvOn, notPaired, textKeys } from './index-keys.js';
 import { makeView, type View } from './score.js';
-import { segment } from './segment.js';
 import { exactKey, matchNormalize, refTrigrams } from './text.js';
 import type { MatchableEntry } from './types.js';
+
+export { indexTerms } from './index-keys.js';
 
 export interface IndexedDoc {
   entry: MatchableEntry;
@@ -158,30 +157,6 @@ export function isCorpusIndex(x: unknown): x is CorpusIndex {
   return typeof x === 'object' && x !== null && 'postings' in x && 'docs' in x;
 }
 
-/**
- * The retrieval keys of a text: concept terms, unknown words, CJK bigrams and alternative sets.
- * A lighter pass than `analyzeText` (no clauses, stance or numbers): it only has to find neighbours.
- */
-export function indexTerms(text: string): Set<string> {
-  const out = new Set<string>();
-  const alt = lexicon().altOf;
-  const add = (t: string) => {
-    out.add(t);
-    const set = alt.get(t);
-    if (set) out.add(`alt:${set}`);
-  };
-  // Only the indexed part of a huge document: retrieval needs its topic, not every word of a dump.
-  for (const u of segment(prepare(indexedText(text)))) {
-    if (u.kind === 'word') add(u.term);
-    else if (u.kind === 'han' || u.kind === 'gloss') for (const t of u.terms) add(t);
-    else if (u.kind === 'lex') {
-      if (u.entry.flip) add(u.entry.flip);
-      else if (u.entry.concept) add(u.entry.concept);
-    }
-  }
-  return out;
-}
-
 /** The index for a corpus state, built on first use. Deprecated entries are never indexed. */
 export function corpusIndex(corpus: Corpus | readonly MatchableEntry[] | CorpusIndex): CorpusIndex {
   if (isCorpusIndex(corpus)) return corpus;
@@ -226,12 +201,7 @@ export function buildIndex(
     index.byId.set(entry.id, i);
     push(index.byExact, `${entry.store}\u0000${exact}`, i);
     if (title) push(index.byTitle, title, i);
-    if (!cached) {
-      // Content first: the sketch pairs terms in reading order, as a candidate's content does.
-      const terms = indexTerms(`${entry.content}\n${entry.title ?? ''}`);
-      for (const key of terms) push(index.postings, key, i);
-      for (const key of sketchKeys(terms)) push(index.postings, key, i);
-    }
+    if (!cached) for (const key of docKeys(entry)) push(index.postings, key, i);
   }
   if (cached) index.postings = cached.postings;
   index.scratch = new Float64Array(index.docs.length);
@@ -248,11 +218,7 @@ export function docView(index: MatchIndex, i: number): View {
 /** The retrieval keys an active document is indexed under: its terms, then its sketch pair keys. */
 export function docKeys(entry: Pick<MatchableEntry, 'title' | 'content'>): string[] {
   // Content first: the sketch pairs terms in reading order, as a candidate's content does.
-  const terms = indexTerms(`${entry.content}\n${entry.title ?? ''}`);
-  const out = Array.from(terms);
-  const sketch = sketchKeys(out);
-  for (let i = 0; i < sketch.length; i++) if (!terms.has(sketch[i])) out.push(sketch[i]);
-  return out;
+  return textKeys(`${entry.content}\n${entry.title ?? ''}`);
 }
 
 /** True when an entry is indexed for retrieval (active, with content). */
@@ -338,14 +304,11 @@ export function retiredMatch(
   return null;
 }
 
-/** How many pair keys of each document are indexed: a bottom-k sketch. */
-const SKETCH_SIZE = 4;
-
 /**
  * Keys of the pairs of consecutive distinct terms (`k:<hash>`). A near-duplicate shares almost all
  * of its source's pairs even when every single word is common in the corpus, so each document
- * indexes only its SKETCH_SIZE smallest pair hashes (a bottom-k sketch: a few postings per
- * document) and a candidate looks all of its pairs up.
+ * indexes only its few smallest pair hashes (a bottom-k sketch, see `textKeys`: a few postings
+ * per document) and a candidate looks all of its pairs up.
  */
 export function pairKeys(terms: Iterable<string>): string[] {
   return pairHashes(terms).map((h) => `k:${h}`);
@@ -362,33 +325,6 @@ function pairHashes(terms: Iterable<string>): number[] {
   return out;
 }
 
-/** `alt:` and `dim:` keys take no part in pairs. */
-function notPaired(t: string): boolean {
-  return t.charCodeAt(3) === 58 && (t.startsWith('alt:') || t.startsWith('dim:'));
-}
-
-/** The SKETCH_SIZE smallest distinct pair hashes as keys, ascending (no sort of every pair). */
-export function sketchKeys(terms: Iterable<string>): string[] {
-  const least: number[] = [];
-  let prev: string | null = null;
-  for (const t of terms) {
-    if (notPaired(t)) continue;
-    if (prev === null) {
-      prev = t;
-      continue;
-    }
-    const h = fnvOn(pairPrefix(prev), t);
-    prev = t;
-    if (least.length === SKETCH_SIZE && h >= least[SKETCH_SIZE - 1]) continue;
-    let at = least.length;
-    while (at > 0 && least[at - 1] > h) at--;
-    if (at > 0 && least[at - 1] === h) continue;
-    least.splice(at, 0, h);
-    if (least.length > SKETCH_SIZE) least.pop();
-  }
-  return least.map((h) => `k:${h}`);
-}
-
 /** FNV-1a state after `<term> ` (the first half of a pair: `fnv("a b")` goes on from it), memoised per term. */
 const prefixes = new Map<string, number>();
 function pairPrefix(term: string): number {
@@ -397,16 +333,6 @@ function pairPrefix(term: string): number {
     h = fnvOn(fnvOn(0x811c9dc5, term), ' ');
     if (prefixes.size >= 200_000) prefixes.clear();
     prefixes.set(term, h);
-  }
-  return h;
-}
-
-/** 32-bit FNV-1a over `s`, from `state`. */
-function fnvOn(state: number, s: string): number {
-  let h = state;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
 }

@@ -48,7 +48,7 @@ export function segment(fragment: string): Unit[] {
  * vocabulary): its stem, the longest lexicon phrase it can start (0: none) and, for a word that
  * stands alone, its units. Units are shared between texts: never mutate them.
  */
-interface WordInfo {
+export interface WordInfo {
   stem: string;
   phrase: number;
   units: readonly Unit[];
@@ -57,7 +57,7 @@ interface WordInfo {
 const wordMemo = new Map<string, WordInfo>();
 const MEMO_CAP = 200_000;
 
-function infoOf(w: string): WordInfo {
+export function infoOf(w: string): WordInfo {
   let info = wordMemo.get(w);
   if (info) return info;
   const lex = lexicon();

@@ -5,8 +5,7 @@ const QUOTES = /["'“”‘’`「」『』]/g;
 const LOOSE_SPACE = /\s+(?=[^\p{L}\p{N}]|\p{Script=Han})|(?<=[^\p{L}\p{N}\s]|\p{Script=Han})\s+/gu;
 /** Markdown emphasis markers (`**bold**`, `__bold__`): markup, not wording. */
 const EMPHASIS = /\*\*|__/g;
-/** Terminal punctuation at the very end: `Use UTC.` and `Use UTC` say the same. */
-const TRAILING = /[.。!！;；]+$/u;
+/** Terminal punctuation at the very end (`.` `。` `!` `！` `;` `；`): `Use UTC.` and `Use UTC` say the same. */
 
 /**
  * The matcher's view of a text: the one normaliser (NFKC, lower case, collapsed whitespace) plus
@@ -33,8 +32,46 @@ export function exactKey(text: string): string {
 export function exactKeyOfNormal(norm: string): string {
   const plain =
     norm.includes('**') || norm.includes('__') ? norm.replace(EMPHASIS, '').replace(/\s+/g, ' ').trim() : norm;
-  const bare = plain.replace(TRAILING, '').trimEnd();
-  return sha256(bare.replace(LOOSE_SPACE, ''));
+  const bare = withoutTrailing(plain);
+  return sha256(ASCII.test(bare) ? asciiTight(bare) : bare.replace(LOOSE_SPACE, ''));
+}
+
+/** `text.replace(TRAILING, '').trimEnd()`, without a regular expression. */
+function withoutTrailing(text: string): string {
+  let end = text.length;
+  while (end > 0 && isTerminal(text.charCodeAt(end - 1))) end--;
+  return (end === text.length ? text : text.slice(0, end)).trimEnd();
+}
+
+/** A character of TRAILING: `.` `。` `!` `！` `;` `；`. */
+function isTerminal(c: number): boolean {
+  return c === 46 || c === 33 || c === 59 || c === 0x3002 || c === 0xff01 || c === 0xff1b;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * `text.replace(LOOSE_SPACE, '')` for an ASCII text in matcher normal form (whitespace only as
+ * single spaces): a space goes when the character after it, or the one before it, is neither a
+ * letter nor a digit (no character there counts as one: the lookarounds need a character; and
+ * LOOSE_SPACE's whitespace before a space never occurs here).
+ */
+function asciiTight(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(' '); at !== -1; at = text.indexOf(' ', at + 1)) {
+    const after = at + 1 < text.length ? text.charCodeAt(at + 1) : 48;
+    const before = at > 0 ? text.charCodeAt(at - 1) : 48;
+    if (alnum(after) && alnum(before)) continue;
+    out += text.slice(from, at);
+    from = at + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** `[A-Za-z0-9]`: ASCII's letters and digits. */
+function alnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
 }
 
 const REF_TOKEN = /\p{Script=Han}|[\p{L}\p{N}_-]+/gu;
