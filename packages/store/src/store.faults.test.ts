@@ -56,8 +56,18 @@ ${body}`;
     user === 'nobody'
       ? [SETPRIV as string, ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args]]
       : [process.execPath, args];
-  return spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const c = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(c);
+  c.once('exit', () => running.delete(c));
+  return c;
 }
+
+/** Children still running when a test ends (it failed or timed out) are killed, never left spinning. */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const c of running) c.kill('SIGKILL');
+  running.clear();
+});
 
 interface Exit {
   code: number | null;
@@ -143,7 +153,9 @@ const store = st.openStore(layout);
 store.section(SECTION);
 let torn = 0, reads = 0, last = 0;
 const q = store.prepare('SELECT (SELECT count(*) FROM demo_rows) AS rows, (SELECT n FROM demo_counter WHERE id = 1) AS n');
-while (last < ${2 * N}) {
+// Bounded: a writer that failed never brings the counter to the end (the test then reports it).
+const until = Date.now() + 45_000;
+while (last < ${2 * N} && Date.now() < until) {
   const r = q.get();
   reads++;
   if (r.n !== null && r.rows !== r.n) torn++;
