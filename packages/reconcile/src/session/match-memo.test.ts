@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sha256 } from '@maestro/core';
 import { closeStores, openStore } from '@maestro/store';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,16 +55,18 @@ function rows(p: P) {
   return openStore(p.layout).db.prepare('SELECT run, key, value, sha256 FROM mmemo_matches ORDER BY run').all() as {
     run: string;
     key: string;
-    value: string;
+    value: Buffer;
     sha256: string;
   }[];
 }
+
+const unpack = (value: Buffer) => JSON.parse(inflateRawSync(value).toString('utf8')) as Record<string, unknown>;
 
 /** Every kept row of R1 rewritten to say it matched nothing, with a matching hash. */
 function lie(p: P) {
   const db = openStore(p.layout).db;
   for (const r of rows(p).filter((x) => x.run.endsWith(R1))) {
-    const value = JSON.stringify({ ...JSON.parse(r.value), matches: [] });
+    const value = deflateRawSync(JSON.stringify({ ...unpack(r.value), matches: [] }));
     db.prepare('UPDATE mmemo_matches SET value = ?, sha256 = ? WHERE run = ? AND key = ?').run(
       value,
       sha256(value),
@@ -114,11 +117,19 @@ describe('match memo', () => {
   it('a damaged row is a miss, and the run keeps only the rows its latest matching asked for', async () => {
     const p = await refreshed();
     const [r] = rows(p);
-    openStore(p.layout).db.prepare('UPDATE mmemo_matches SET value = ? WHERE key = ?').run('{"trace":', r.key);
+    // Stored deflated: the JSON of a trace and its matches, several times smaller.
+    expect(unpack(r.value)).toMatchObject({ trace: expect.any(Array), matches: expect.any(Array) });
+    expect(r.value.length * 2).toBeLessThan(inflateRawSync(r.value).length);
+    const db = openStore(p.layout).db;
+    // Bytes that do not hash to the row's sha256, then bytes that hash right but do not inflate.
+    db.prepare('UPDATE mmemo_matches SET value = ? WHERE key = ?').run(Buffer.from('{"trace":'), r.key);
+    expect(runMatchMemo(p.layout, r.run)?.get(r.key)).toBeNull();
+    const junk = Buffer.from('not deflated');
+    db.prepare('UPDATE mmemo_matches SET value = ?, sha256 = ? WHERE key = ?').run(junk, sha256(junk), r.key);
     expect(runMatchMemo(p.layout, r.run)?.get(r.key)).toBeNull();
     openStore(p.layout)
       .db.prepare('INSERT INTO mmemo_matches (run, key, value, sha256) VALUES (?, ?, ?, ?)')
-      .run(r.run, 'orphan', '{}', sha256('{}'));
+      .run(r.run, 'orphan', deflateRawSync('{}'), sha256(deflateRawSync('{}')));
     editImages(p);
     const first = await review(p);
     expect(rows(p).map((x) => x.key)).not.toContain('orphan');

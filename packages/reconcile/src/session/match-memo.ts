@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sha256 } from '@maestro/core';
 import type { WorkflowLayout } from '@maestro/fs';
 import { openStore, type SectionSpec, tryWrite } from '@maestro/store';
@@ -8,18 +9,20 @@ import { matchStoreEnabled } from './corpus-cache.js';
 /**
  * Derived state (store section `mmemo`): each run's candidates' matches with the trace of what
  * they were worked out from (see `TracingIndex`), by the sha256 of the candidate's text, action
- * and linked documents. A row is trusted only when the current index answers its trace as it did
- * then, and its value hashes to its sha256 and parses; anything else is a miss. A run's rows not
+ * and linked documents, stored deflated (the JSON of traces and matches shrinks about fivefold,
+ * which keeps `.index/` within the corpus's size). A row is trusted only when the current index
+ * answers its trace as it did then, and its stored bytes hash to its sha256, inflate and parse;
+ * anything else is a miss. A run's rows not
  * asked for by its latest matching are dropped. `MAESTRO_MATCH_MEMO=0` matches everything again.
  */
 export const MATCH_MEMO_SECTION: SectionSpec = {
   name: 'mmemo',
-  revision: `1+${MATCHER_REVISION}`,
+  revision: `2+${MATCHER_REVISION}`,
   ddl: [
     `CREATE TABLE mmemo_matches (
        run TEXT NOT NULL,
        key TEXT NOT NULL,
-       value TEXT NOT NULL,
+       value BLOB NOT NULL,
        sha256 TEXT NOT NULL,
        PRIMARY KEY (run, key)
      )`,
@@ -35,10 +38,13 @@ export interface RunMatchMemo extends MatchMemo {
   save(): void;
 }
 
-function parseRow(value: string, sha: string): MemoRow | null {
-  if (sha256(value) !== sha) return null;
+/** Fast deflate: the rows are written on every refresh; the size, not the last few bytes, matters. */
+const DEFLATE = { level: 4 };
+
+function parseRow(value: Uint8Array, sha: string): MemoRow | null {
+  if (!(value instanceof Uint8Array) || sha256(value) !== sha) return null;
   try {
-    const row = JSON.parse(value) as MemoRow;
+    const row = JSON.parse(inflateRawSync(value).toString('utf8')) as MemoRow;
     if (!Array.isArray(row.trace) || typeof row.digest !== 'string' || !Array.isArray(row.matches)) return null;
     return row;
   } catch {
@@ -49,14 +55,14 @@ function parseRow(value: string, sha: string): MemoRow | null {
 /** The memo of one run (`<session>/<run>`), or null when the store is off or cannot be opened. */
 export function runMatchMemo(layout: WorkflowLayout, run: string): RunMatchMemo | null {
   if (!matchMemoEnabled()) return null;
-  let rows = new Map<string, { value: string; sha256: string }>();
+  let rows = new Map<string, { value: Uint8Array; sha256: string }>();
   const store = (() => {
     try {
       const s = openStore(layout);
       s.section(MATCH_MEMO_SECTION);
       const got = s.prepare('SELECT key, value, sha256 FROM mmemo_matches WHERE run = ?').all(run) as {
         key: string;
-        value: string;
+        value: Uint8Array;
         sha256: string;
       }[];
       rows = new Map(got.map((r) => [r.key, r]));
@@ -67,7 +73,7 @@ export function runMatchMemo(layout: WorkflowLayout, run: string): RunMatchMemo 
   })();
   if (!store) return null;
   const asked = new Set<string>();
-  const added = new Map<string, string>();
+  const added = new Map<string, Buffer>();
   return {
     get(key) {
       asked.add(key);
@@ -76,7 +82,7 @@ export function runMatchMemo(layout: WorkflowLayout, run: string): RunMatchMemo 
     },
     put(key, row) {
       asked.add(key);
-      added.set(key, JSON.stringify(row));
+      added.set(key, deflateRawSync(JSON.stringify(row), DEFLATE));
     },
     save() {
       const gone = [...rows.keys()].filter((k) => !asked.has(k));
