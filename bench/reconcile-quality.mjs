@@ -8,13 +8,12 @@
 // cross-validation (fit the policy's numbers on k−1 folds of every set, score the held fold, rotate)
 // and leave-one-set-out (fit without the whole set, score it). Safety counts the verdict's
 // `promotion_eligibility`. Writes bench/results/reconcile-quality.{md,json} on the default sets.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { contentHash } from '../packages/core/dist/index.js';
-import { DEFAULT_POLICY, MATCHER_REVISION, matchCandidates } from '../packages/reconcile/dist/index.js';
+import { DEFAULT_POLICY, MATCHER_REVISION } from '../packages/reconcile/dist/index.js';
 import { applyPolicy, fitPolicy, OVER_REVIEW_TARGET } from './lib/fit-policy.mjs';
-import { findSets, folds, loadSet, measure } from './lib/labelled-sets.mjs';
+import { caseRows, findSets, folds, measure, REVIEW_NEEDED, setRows } from './lib/labelled-sets.mjs';
 import { plantedPairs } from './lib/planted.mjs';
 import { writeResults } from './lib/report.mjs';
 
@@ -32,62 +31,6 @@ const { values } = parseArgs({
 const setsDir = resolve(values.sets ?? join(root, 'bench/reconcile-sets'));
 const casesDir = resolve(values.cases ?? join(root, 'bench/reconcile-cases'));
 const K = Number(values.k);
-const RUN_REF = 'run:20261129-001-holdout';
-
-/** Rows of a reconcile-v1-style set: each case with the matches found against the set's corpus. */
-function setRows(s) {
-  const set = loadSet(s);
-  const candidates = set.cases.map((c, i) => ({
-    candidate_id: `KDC-${String(i).padStart(16, '0')}`,
-    target: c.target,
-    action: c.action,
-    title: c.title,
-    content: c.content,
-    category: c.category ?? null,
-    evidence_refs: [RUN_REF],
-  }));
-  const matches = matchCandidates(candidates, set.corpus);
-  return set.cases.map((c, i) => ({ set: s.name, case: c, candidate: candidates[i], matches: matches[i] }));
-}
-
-const entry = (e, i) => ({
-  id: e.id,
-  store: e.store ?? 'spec',
-  title: e.title ?? '',
-  content: e.content,
-  status: e.status ?? 'active',
-  supersedes: e.supersedes ?? [],
-  supersededBy: e.supersededBy ?? null,
-  file: e.file ?? `specs/case-${i}.md`,
-  line: e.store === 'knowhow' ? null : (e.line ?? i + 1),
-  contentHash: contentHash(e.content),
-});
-
-/** Rows of the older per-case JSON sets (each case carries its own small corpus). */
-function caseRows(dir) {
-  const rows = [];
-  if (!existsSync(dir)) return rows;
-  for (const file of readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()) {
-    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    for (const c of Array.isArray(doc) ? doc : doc.cases) {
-      const candidate = {
-        candidate_id: `KDC-${String(rows.length).padStart(16, '0')}`,
-        target: 'spec',
-        ...c.candidate,
-      };
-      const [matches] = matchCandidates([candidate], (c.corpus ?? []).map(entry), { seeds: c.seeds ?? [] });
-      const expected = {
-        disposition: c.expect.disposition,
-        canonical_id: c.expect.canonical_id ?? null,
-        acceptable: [],
-      };
-      rows.push({ set: 'cases-v0', case: { id: `${file}:${c.id}`, expected }, candidate, matches });
-    }
-  }
-  return rows;
-}
 
 const started = performance.now();
 // The synthetic corpus's planted pairs take part as a labelled set: a policy that sends every
@@ -212,7 +155,6 @@ const md = [
 
 // Where the cross-validated admissions fall: review-needing cases left eligible, by the kind the
 // set's authors gave each case (sets without kinds count as "(no kind)").
-const REVIEW_NEEDED = new Set(['semantic_duplicate', 'extends', 'potential_conflict', 'supersede_candidate']);
 const admitted = new Map();
 for (const v of cvVerdicts) {
   if (!REVIEW_NEEDED.has(v.case.expected.disposition) || v.verdict.promotion_eligibility !== 'eligible') continue;

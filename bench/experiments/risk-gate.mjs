@@ -8,64 +8,19 @@
 // per-case sets take part in training and in the over-review constraint.
 //   node bench/experiments/risk-gate.mjs [over-review target, default 0.2] [L2, default 0.01]
 // Findings are recorded in bench/results/reconcile-ceiling.md.
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentHash } from '../../packages/core/dist/index.js';
-import { matchCandidates, verdictFor } from '../../packages/reconcile/dist/index.js';
+import { verdictFor } from '../../packages/reconcile/dist/index.js';
 import { fitPolicy } from '../lib/fit-policy.mjs';
-import { findSets, folds, loadSet, measure } from '../lib/labelled-sets.mjs';
+import { caseRows, findSets, folds, measure, REVIEW_NEEDED, setRows } from '../lib/labelled-sets.mjs';
 import { plantedPairs } from '../lib/planted.mjs';
 
 const bench = join(import.meta.dirname, '..');
-const RUN_REF = 'run:20261129-001-holdout';
-const rows = [];
-for (const s of findSets(join(bench, 'reconcile-sets'))) {
-  const set = loadSet(s);
-  const candidates = set.cases.map((c, i) => ({
-    candidate_id: `KDC-${String(i).padStart(16, '0')}`,
-    target: c.target,
-    action: c.action,
-    title: c.title,
-    content: c.content,
-    category: c.category ?? null,
-    evidence_refs: [RUN_REF],
-  }));
-  const matches = matchCandidates(candidates, set.corpus);
-  for (const [i, c] of set.cases.entries())
-    rows.push({ set: s.name, case: c, candidate: candidates[i], matches: matches[i] });
-}
-const entry = (e, i) => ({
-  id: e.id,
-  store: e.store ?? 'spec',
-  title: e.title ?? '',
-  content: e.content,
-  status: e.status ?? 'active',
-  supersedes: e.supersedes ?? [],
-  supersededBy: e.supersededBy ?? null,
-  file: e.file ?? `specs/case-${i}.md`,
-  line: e.store === 'knowhow' ? null : (e.line ?? i + 1),
-  contentHash: contentHash(e.content),
-});
-const casesDir = join(bench, 'reconcile-cases');
-for (const file of readdirSync(casesDir)
-  .filter((f) => f.endsWith('.json'))
-  .sort()) {
-  const doc = JSON.parse(readFileSync(join(casesDir, file), 'utf8'));
-  for (const c of Array.isArray(doc) ? doc : doc.cases) {
-    const candidate = { candidate_id: `KDC-${String(rows.length).padStart(16, '0')}`, target: 'spec', ...c.candidate };
-    const [matches] = matchCandidates([candidate], (c.corpus ?? []).map(entry), { seeds: c.seeds ?? [] });
-    rows.push({
-      set: 'cases-v0',
-      case: {
-        id: `${file}:${c.id}`,
-        expected: { disposition: c.expect.disposition, canonical_id: c.expect.canonical_id ?? null, acceptable: [] },
-      },
-      candidate,
-      matches,
-    });
-  }
-}
-for (const r of plantedPairs({ rowsOnly: true })) rows.push(r);
+// The rows of the quality bench: every labelled set, the per-case sets and the planted pairs.
+const rows = [
+  ...findSets(join(bench, 'reconcile-sets')).flatMap(setRows),
+  ...caseRows(join(bench, 'reconcile-cases')),
+  ...plantedPairs({ rowsOnly: true }),
+];
 
 const RELS = [
   'exact_duplicate',
@@ -123,10 +78,9 @@ function feats(r, v) {
   return f;
 }
 
-const REVIEW = new Set(['semantic_duplicate', 'extends', 'potential_conflict', 'supersede_candidate']);
 const overTarget = Number(process.argv[2] ?? 0.2);
 const L2 = Number(process.argv[3] ?? 0.01);
-const y = rows.map((r) => (REVIEW.has(r.case.expected.disposition) ? 1 : 0));
+const y = rows.map((r) => (REVIEW_NEEDED.has(r.case.expected.disposition) ? 1 : 0));
 const verdictsUnder = (policy) =>
   rows.map((r) =>
     verdictFor(r.candidate, r.candidate.action ?? 'propose', r.matches, '1970-01-01T00:00:00.000Z', policy),

@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { contentHash } from '../../packages/core/dist/index.js';
 import { workflowLayout } from '../../packages/fs/dist/index.js';
-import { reconcile } from '../../packages/reconcile/dist/index.js';
+import { matchCandidates, reconcile } from '../../packages/reconcile/dist/index.js';
 import { loadCorpus } from '../../packages/spec/dist/index.js';
 
 export const DISPOSITIONS = [
@@ -18,7 +19,9 @@ export const DISPOSITIONS = [
   'potential_conflict',
   'supersede_candidate',
 ];
-const REVIEW = new Set(['semantic_duplicate', 'extends', 'potential_conflict', 'supersede_candidate']);
+/** The dispositions a person must look at (safety counts these left eligible). */
+export const REVIEW_NEEDED = new Set(['semantic_duplicate', 'extends', 'potential_conflict', 'supersede_candidate']);
+const REVIEW = REVIEW_NEEDED;
 const ELIGIBLE = new Set(['unique', 'related']);
 
 const normalized = (s) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
@@ -149,4 +152,61 @@ export function folds(cases, k) {
   let i = 0;
   for (const d of [...byDisposition.keys()].sort()) for (const c of byDisposition.get(d)) out[i++ % k].push(c.id);
   return out.map((ids) => new Set(ids));
+}
+
+const RUN_REF = 'run:20261129-001-holdout';
+
+/** Rows of a reconcile-v1-style set: each case with the matches found against the set's corpus. */
+export function setRows(s) {
+  const set = loadSet(s);
+  const candidates = set.cases.map((c, i) => ({
+    candidate_id: `KDC-${String(i).padStart(16, '0')}`,
+    target: c.target,
+    action: c.action,
+    title: c.title,
+    content: c.content,
+    category: c.category ?? null,
+    evidence_refs: [RUN_REF],
+  }));
+  const matches = matchCandidates(candidates, set.corpus);
+  return set.cases.map((c, i) => ({ set: s.name, case: c, candidate: candidates[i], matches: matches[i] }));
+}
+
+const entry = (e, i) => ({
+  id: e.id,
+  store: e.store ?? 'spec',
+  title: e.title ?? '',
+  content: e.content,
+  status: e.status ?? 'active',
+  supersedes: e.supersedes ?? [],
+  supersededBy: e.supersededBy ?? null,
+  file: e.file ?? `specs/case-${i}.md`,
+  line: e.store === 'knowhow' ? null : (e.line ?? i + 1),
+  contentHash: contentHash(e.content),
+});
+
+/** Rows of the older per-case JSON sets (each case carries its own small corpus). */
+export function caseRows(dir) {
+  const rows = [];
+  if (!existsSync(dir)) return rows;
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    for (const c of Array.isArray(doc) ? doc : doc.cases) {
+      const candidate = {
+        candidate_id: `KDC-${String(rows.length).padStart(16, '0')}`,
+        target: 'spec',
+        ...c.candidate,
+      };
+      const [matches] = matchCandidates([candidate], (c.corpus ?? []).map(entry), { seeds: c.seeds ?? [] });
+      const expected = {
+        disposition: c.expect.disposition,
+        canonical_id: c.expect.canonical_id ?? null,
+        acceptable: [],
+      };
+      rows.push({ set: 'cases-v0', case: { id: `${file}:${c.id}`, expected }, candidate, matches });
+    }
+  }
+  return rows;
 }

@@ -11,6 +11,19 @@ function settle(root: string, paths: string[]) {
   for (const p of paths) utimesSync(join(root, '.workflow', p), past, past);
 }
 
+/** A project whose graph is built, its sources settled in the past and their stats recorded. */
+async function settledProject() {
+  const root = tmpProject(maestroFlowTree());
+  const layout = workflowLayout(root);
+  const built = await openGraph(layout);
+  settle(
+    root,
+    built.files.map((f) => f.path),
+  );
+  await openGraph(layout);
+  return { root, layout };
+}
+
 const SPEC = 'specs/coding-conventions.md';
 const AUTH = 'sessions/20260415-auth/runs/20260415-001-plan/knowledge-delta.json';
 
@@ -62,14 +75,7 @@ describe('openGraph: a rebuildable projection updated per changed file', () => {
   });
 
   it('an in-place edit that keeps the size and puts the mtime back is still re-extracted (its ctime moved)', async () => {
-    const root = tmpProject(maestroFlowTree());
-    const layout = workflowLayout(root);
-    const built = await openGraph(layout);
-    settle(
-      root,
-      built.files.map((f) => f.path),
-    );
-    await openGraph(layout);
+    const { root, layout } = await settledProject();
     expect(await openGraph(layout)).toMatchObject({ status: 'fresh', reextracted: [] });
     const ledger = join(root, '.workflow', AUTH);
     const { statSync } = await import('node:fs');
@@ -83,14 +89,7 @@ describe('openGraph: a rebuildable projection updated per changed file', () => {
   });
 
   it('same bytes with a new mtime are re-hashed, not re-extracted; removed files leave the graph', async () => {
-    const root = tmpProject(maestroFlowTree());
-    const layout = workflowLayout(root);
-    const built = await openGraph(layout);
-    settle(
-      root,
-      built.files.map((f) => f.path),
-    );
-    await openGraph(layout);
+    const { root, layout } = await settledProject();
     const touched = new Date(Date.now() - 30_000);
     utimesSync(join(root, '.workflow', SPEC), touched, touched);
     expect(await openGraph(layout)).toMatchObject({ status: 'fresh', reextracted: [] });

@@ -1,4 +1,5 @@
 import { indexedText } from '@maestro/core';
+import { seededInts } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { pairKeys } from './corpus-index.js';
 import { indexTerms, textKeys } from './index-keys.js';
@@ -96,11 +97,7 @@ describe('retrieval keys without units', () => {
       '.',
       '\n',
     ];
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed;
-    };
+    const next = seededInts(7);
     for (let round = 0; round < 2; round++) {
       for (let n = 0; n < 300; n++) {
         const parts: string[] = [];

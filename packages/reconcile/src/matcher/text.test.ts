@@ -1,4 +1,5 @@
 import { sha256 } from '@maestro/core';
+import { seededInts } from '@maestro/test-utils';
 import { describe, expect, it } from 'vitest';
 import { exactKey, exactKeyOfNormal, matchNormalize } from './text.js';
 
@@ -63,11 +64,7 @@ describe('exact keys', () => {
       '\n',
       ':',
     ];
-    let seed = 11;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed;
-    };
+    const next = seededInts(11);
     for (let n = 0; n < 2000; n++) {
       let text = '';
       const len = next() % 24;
