@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { loadCorpus } from './corpus.js';
 import { readSpecHealth, specHealth } from './health.js';
 import { findUnindexedProse, proseOutsideEntries } from './prose.js';
+import { SEED_FILES, seedFileText } from './seeds.js';
 
 const FM = '---\ntitle: "Service Rules"\ncategory: coding\nkeywords:\n  - service\n---\n';
 const RULE = '- Every outbound HTTP call sets an explicit timeout and logs the upstream name when it gives up.';
@@ -15,6 +16,13 @@ describe('proseOutsideEntries', () => {
     expect(proseOutsideEntries(`${FM}\n# Service Rules\n\n## Entries\n\n`)).toBeNull();
     expect(proseOutsideEntries('')).toBeNull();
     expect(proseOutsideEntries('---\n---\n')).toBeNull();
+  });
+
+  test('the seed files `maestro init` writes are templates, not unread text', () => {
+    for (const seed of SEED_FILES) expect(proseOutsideEntries(seedFileText(seed))).toBeNull();
+    // Text a person adds under the guidance line is still found.
+    const seeded = `${seedFileText(SEED_FILES[0])}\n${RULE}\n`;
+    expect(proseOutsideEntries(seeded)).toEqual({ line: 16, chars: RULE.length });
   });
 
   test('body text after the frontmatter is found at its first line, headings and rules not counted', () => {

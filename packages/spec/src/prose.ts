@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import type { WorkflowLayout } from '@maestro/fs';
 import { readFrontmatter } from './frontmatter.js';
 import type { Corpus } from './model.js';
+import { SEED_FILES, seedGuidance } from './seeds.js';
+
+/** The guidance lines `maestro init` writes under each seed file's heading: not unread knowledge. */
+const GUIDANCE = new Set(SEED_FILES.map((s) => seedGuidance(s.category)));
 
 /**
  * Below this many characters of body text (headings, rules and blank lines aside) a spec file
@@ -22,7 +26,8 @@ export interface UnindexedProse {
 
 /**
  * The body text of a spec file that holds no entries: its first line and how much of it there is,
- * or null when it is only frontmatter, headings and blank lines (or shorter than `min`). Pure.
+ * or null when it is only frontmatter, headings, blank lines and the guidance line `maestro init`
+ * writes (or shorter than `min`). Pure.
  */
 export function proseOutsideEntries(text: string, min = PROSE_MIN_CHARS): { line: number; chars: number } | null {
   const fm = readFrontmatter(text, '', () => ({ line: 1, column: 1 }), []);
@@ -33,7 +38,7 @@ export function proseOutsideEntries(text: string, min = PROSE_MIN_CHARS): { line
   let chars = 0;
   for (const raw of text.slice(bodyStart).split('\n')) {
     const t = raw.trim();
-    if (t !== '' && !t.startsWith('#') && !/^([-*_])(\s*\1){2,}$/.test(t)) {
+    if (t !== '' && !t.startsWith('#') && !/^([-*_])(\s*\1){2,}$/.test(t) && !GUIDANCE.has(t)) {
       if (first === 0) first = line;
       chars += t.length;
     }

@@ -27,6 +27,11 @@ export const FILE_CATEGORY: Readonly<Record<string, SpecCategory>> = {
   'quality-rules.md': 'review',
 };
 
+/** The line under a seed file's heading that says how to add entries (not knowledge: health skips it). */
+export function seedGuidance(category: SpecCategory): string {
+  return `Rules and notes of category \`${category}\`. Add entries with \`maestro spec add ${category} "<title>" "<content>"\`.`;
+}
+
 export function seedFileText(seed: (typeof SEED_FILES)[number]): string {
   return [
     '---',
@@ -40,7 +45,7 @@ export function seedFileText(seed: (typeof SEED_FILES)[number]): string {
     '',
     `# ${seed.title}`,
     '',
-    `Rules and notes of category \`${seed.category}\`. Add entries with \`maestro spec add ${seed.category} "<title>" "<content>"\`.`,
+    seedGuidance(seed.category),
     '',
     '## Entries',
     '',
