@@ -4,4 +4,4 @@
  * Its own module (`@maestro/reconcile/revision`) so that the gate can key its stored checks
  * without loading the matcher.
  */
-export const MATCHER_REVISION = 'maestro-match/2.2';
+export const MATCHER_REVISION = 'maestro-match/2.3';

@@ -197,6 +197,12 @@ function opensNegated(units: Unit[]): boolean {
   return first?.kind === 'lex' && first.entry.stance === 'neg';
 }
 
+/**
+ * Merged clauses whose command opens a comma fragment after a lead-in: the position of that command
+ * (see `mergeFragments`). Keyed by the merged array, which is new for each clause.
+ */
+const LEAD_COMMANDS = new WeakMap<Unit[], number>();
+
 function mergeFragments(fragments: Unit[][]): Unit[][] {
   const out: Unit[][] = [];
   let pending: Unit[] = [];
@@ -207,7 +213,17 @@ function mergeFragments(fragments: Unit[][]): Unit[][] {
       // restricts the statement before it; the statement stands as its own (affirmative) clause.
       if (pending.some((u) => u.kind !== 'lex' || !u.entry.stop) && opensNegated(units)) {
         out.push(pending, units);
-      } else out.push([...pending, ...units]);
+      } else {
+        // "When the build fails, run the cleanup": the lead-in is a condition; the command that
+        // follows it still opens its clause.
+        const first = units.findIndex((u) => !(u.kind === 'lex' && u.entry.stop));
+        const opener = units[first];
+        const merged = [...pending, ...units];
+        if (pending.length && opener?.kind === 'lex' && opener.entry.imperative) {
+          LEAD_COMMANDS.set(merged, pending.length + first);
+        }
+        out.push(merged);
+      }
       pending = [];
     } else appendAll(pending, units);
   }
@@ -284,10 +300,12 @@ function addTerm(b: Builder, f: TextFeatures, term: string, weight: number, surf
 function buildClauses(units: Unit[], numbers: Omit<NumberFact, 'bound'>[], f: TextFeatures): void {
   let b = newBuilder();
   let prevSurface = '';
+  const leadCommand = LEAD_COMMANDS.get(units);
   units.forEach((u, at) => {
     if (u.kind === 'lex') {
       b = clauseBoundary(b, f, u, prevSurface);
       lexUnit(b, f, u, at, opensCommand(units, at), leadsScope(units, at));
+      if (at === leadCommand) b.imperative = true;
     } else if (u.kind === 'word') {
       const initial = !b.started;
       markStart(b, opensCommand(units, at));

@@ -223,6 +223,8 @@ export const CONTAINER_RATIO = 3;
 export const IMPLICIT_RULE_WEIGHT = 8;
 /** Specific weight (two content words) a permission must share with a prohibition to contradict it. */
 export const PERMIT_SHARED = 2;
+/** Specific weight (three content words) a stated command must share with a stated opposite to contradict it. */
+export const DIRECTIVE_SHARED = 3;
 const GENERIC_WEIGHT = 0.35;
 /** Rest of the clause shared when only names differ ("Renovate opens PRs" vs "Dependabot opens PRs"). */
 export const NAME_SWAP_COVER = 0.75;
@@ -282,6 +284,11 @@ export function compareClauses(
     // A permission against a stated prohibition of the same thing ("may assign innerHTML" vs
     // "never assign untrusted HTML to innerHTML"): less overlap suffices, the stances are that clear.
     if ((permitsForbidden(c, d) || permitsForbidden(d, c)) && sp.shared >= PERMIT_SHARED) {
+      return { kind: 'stance', detail: stanceDetail(c, d, cd, dd) };
+    }
+    // A command against a stated prohibition of the same act ("remove the focus outline" vs "never
+    // remove `outline` without a replacement"): three shared specific words are the same act.
+    if (c.explicit && d.explicit && sp.shared >= DIRECTIVE_SHARED) {
       return { kind: 'stance', detail: stanceDetail(c, d, cd, dd) };
     }
     return null;

@@ -1,6 +1,7 @@
 import { lexicon } from '@maestro/lexicon';
 import { type Clause, namesOf, type TextFeatures } from './analyze.js';
 import { numericMismatch, statedElsewhere } from './compare.js';
+import { lexicon as vocabulary } from './lexicon.js';
 import { orderSlot } from './order.js';
 import { roleSlot } from './role.js';
 
@@ -42,11 +43,36 @@ function bansOf(f: TextFeatures): string[] {
     bans = [];
     for (const nc of f.clauses) {
       if (nc.stance !== 'neg' || !nc.explicit) continue;
-      for (const t of nc.terms.keys()) if (isName(t) && !bans.includes(t)) bans.push(t);
+      for (const t of nc.terms.keys()) if (namedIn(f, t) && !bans.includes(t)) bans.push(t);
     }
     bansCache.set(f, bans);
   }
   return bans;
+}
+
+/**
+ * A term that names a thing in this text: a word no dictionary knows, a member of a known set of
+ * alternatives (Jest, Bloc), or a dictionary word the text capitalises mid-sentence as a name
+ * ("do not introduce Bloc or Provider"). Acronyms (API, SDK) and the parts of joined names
+ * (`driver-api`) are not names of their own here: they are too common to ban.
+ */
+function namedIn(f: TextFeatures, t: string): boolean {
+  if (isName(t) || vocabulary().altOf.has(t)) return true;
+  const w = f.display.get(t);
+  return w !== undefined && capitalised(f).has(w.toLowerCase());
+}
+
+const capitalisedCache = new WeakMap<TextFeatures, Set<string>>();
+const CAPITALISED = /(?<=[\p{L}\p{N},;:)\]]\s+)[A-Z][a-z]{3,}\b/gu;
+
+/** Words a text capitalises after another word of its sentence (not after a full stop). */
+function capitalised(f: TextFeatures): Set<string> {
+  let out = capitalisedCache.get(f);
+  if (!out) {
+    out = new Set([...f.text.matchAll(CAPITALISED)].map((m) => m[0].toLowerCase()));
+    capitalisedCache.set(f, out);
+  }
+  return out;
 }
 
 /** Parts of a name long enough to be one themselves (`mockito-kotlin` → mockito, kotlin). */
@@ -82,7 +108,8 @@ export function forbiddenName(c: TextFeatures, d: TextFeatures): string | null {
     for (const pc of pos.clauses) {
       if (pc.stance !== 'pos') continue;
       for (const t of pc.terms.keys()) {
-        if (isName(t) && banned.some((b) => sameThing(t, b)) && named(pos, t)) return pos.display.get(t) ?? bare(t);
+        if (namedIn(pos, t) && banned.some((b) => sameThing(t, b)) && named(pos, t))
+          return pos.display.get(t) ?? bare(t);
       }
     }
     return null;
