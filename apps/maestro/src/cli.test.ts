@@ -127,3 +127,25 @@ describe('maestro help <command>', () => {
     expect(t.out()).toContain('Usage: maestro spec add');
   });
 });
+
+describe('a command group of two words', () => {
+  it('lists its commands for --help, like a one-word noun', async () => {
+    for (const group of [
+      ['spec', 'conflict'],
+      ['spec', 'link'],
+      ['memory', 'rules'],
+    ]) {
+      const t = io(tmpDir());
+      expect(await runCli([...group, '--help'], t.cli)).toBe(0);
+      expect(t.out()).toContain(`Usage: maestro ${group.join(' ')} <command>`);
+      expect(t.err()).toBe('');
+    }
+    const t = io(tmpDir());
+    expect(await runCli(['spec', 'conflict'], t.cli)).toBe(2);
+    expect(t.err()).toContain('spec conflict mark');
+    expect(t.err()).toContain('spec conflict clear');
+    const j = io(tmpDir());
+    expect(await runCli(['memory', 'rules', '--json'], j.cli)).toBe(2);
+    expect(JSON.parse(j.out()).error.message).toBe('"maestro memory rules" needs a command');
+  });
+});

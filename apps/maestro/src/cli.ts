@@ -163,13 +163,15 @@ async function dispatch(argv: string[], io: CliIO & { progress(line: string): vo
 }
 
 async function unknownCommand(words: string[], io: CliIO, helpAsked: boolean, json: boolean): Promise<ExitCode> {
-  const under = commandsUnder(words.slice(0, 1));
-  if (words.length === 1 && under.length > 0) {
+  // A group of commands (`spec`, or two words: `spec conflict`, `memory rules`) lists what it holds.
+  const under = words.length > 0 ? commandsUnder(words) : [];
+  if (under.length > 0) {
+    const group = words.join(' ');
     io[helpAsked ? 'stdout' : 'stderr'](`${nounHelp(words, under)}\n`);
     if (helpAsked) return 0;
     if (!json) return 2;
-    const hint = `run \`maestro ${words[0]} <command> --help\`, e.g. \`maestro ${under[0].path.join(' ')} --help\``;
-    return await printJsonError(usageError(`"maestro ${words[0]}" needs a command`, hint), io);
+    const hint = `run \`maestro ${group} <command> --help\`, e.g. \`maestro ${under[0].path.join(' ')} --help\``;
+    return await printJsonError(usageError(`"maestro ${group}" needs a command`, hint), io);
   }
   if (words.length === 0) throw usageError('expected a command before the options', 'run `maestro --help`');
   const names = suggestions(words).map((n) => `\`maestro ${n}\``);

@@ -8,6 +8,7 @@ import {
   locateEntries,
   parseKnowhowFile,
   parseSpecFile,
+  refuseConflicted,
   type SpecEntryNode,
   serializeSpecFile,
   setKnowhowFields,
@@ -66,6 +67,7 @@ export function computeEdits(loaded: LoadedCorpus, actions: readonly PruneAction
         location: { file: `.workflow/${file}` },
       });
     }
+    refuseConflicted(file, spec?.text ?? kh?.text ?? '');
     let after: string;
     if (spec) {
       const changes = new Map(ids.map((id) => [id, specChanges(byId.get(id)!, sides.get(id)!)]));

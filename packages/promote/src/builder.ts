@@ -1,5 +1,5 @@
 import { inputError, sha256 } from '@maestro/core';
-import type { LoadedSpecFile } from '@maestro/spec';
+import { type LoadedSpecFile, refuseConflicted } from '@maestro/spec';
 import { applyFilePlan, type KnownIds, type ParsedSpecFile } from './ops.js';
 import type { PlanInput, PromotionPlan } from './plan.js';
 import type { FileOp, FilePlan, PromotedEntry } from './schemas.js';
@@ -51,6 +51,7 @@ export class PlanBuilder {
         location: { file: `.workflow/${path}` },
       });
     }
+    if (f) refuseConflicted(path, f.text, 'promote again');
   }
 
   build(promoted: PromotedEntry[]): PromotionPlan {

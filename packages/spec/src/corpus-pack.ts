@@ -1,4 +1,5 @@
 import type { Issue } from '@maestro/core';
+import { conflictIssues } from './conflict-markers.js';
 import { decodeEntities } from './entities.js';
 import { readFrontmatter } from './frontmatter.js';
 import { LineIndex } from './lines.js';
@@ -165,6 +166,8 @@ export function scanSpecRows(
     textStart = pos;
   }
   pushText(legacySink, text.slice(textStart), textStart, at, issueFile, issues);
+  // A resumed scan is only asked for a file without conflicts (`scanAppended`).
+  if (!resume) for (const i of conflictIssues(text, issueFile)) issues.push(i);
   const parseIssues = issues.length;
   for (const i of viewIssues) issues.push(i);
   return { entries, issues, parseIssues, spots, defaultCategory: ctx.defaultCategory };

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Issue, normalizeText, sha256 } from '@maestro/core';
 import type { DerivedStore, SectionSpec } from '@maestro/store';
+import { conflictMarkerLines } from './conflict-markers.js';
 import { type EncodedKeys, encodeKeys } from './corpus-keys.js';
 import { byteRanges, type EntrySpot, type ParsedFileRows, scanSpecRows } from './corpus-pack.js';
 import { LineIndex } from './lines.js';
@@ -28,6 +29,7 @@ const PARSER_SOURCES = [
   'corpus-pack',
   'spec-view',
   'spec-file',
+  'conflict-markers',
   'spec-tag',
   'spec-text',
   'entities',
@@ -423,6 +425,8 @@ export function scanAppended(
 ): Appended | null {
   const size = typeof buf === 'number' ? buf : buf.length;
   if (old.utf8 !== 1 || old.entries === 0 || size <= old.size) return null;
+  // A conflict may open before the resume point and close after it: only a whole scan sees it.
+  if (conflictMarkerLines(text).length > 0) return null;
   if (!prefixKnown && (typeof buf === 'number' || sha256(buf.subarray(0, old.size)) !== old.sha256)) return null;
   const blob = store
     .prepare('SELECT spots FROM spec_files WHERE num = ? AND sha256 = ?')

@@ -8,6 +8,7 @@ export {
   resolveEntryRef,
   stableAliases,
 } from './aliases.js';
+export { conflictMarkerLines, refuseConflicted } from './conflict-markers.js';
 export type { LoadCorpusOptions, LoadedCorpus, LoadedKnowhowFile, LoadedSpecFile } from './corpus.js';
 export { findEntry, loadCorpus, loadCorpusFiles } from './corpus.js';
 // One spec file's entries as loadCorpus reads them, without keeping the file model (used by reconcile's match section).

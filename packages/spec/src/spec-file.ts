@@ -1,4 +1,5 @@
 import type { Issue, Parsed } from '@maestro/core';
+import { conflictIssues } from './conflict-markers.js';
 import { decodeEntities } from './entities.js';
 import { type Frontmatter, readFrontmatter } from './frontmatter.js';
 import { detectEol, LineIndex } from './lines.js';
@@ -148,6 +149,7 @@ export function scanSpecFile(
     textStart = pos;
   }
   pushText(sink, text.slice(textStart), textStart, at, path, issues);
+  for (const i of conflictIssues(text, path)) issues.push(i);
   return { frontmatter, issues };
 }
 

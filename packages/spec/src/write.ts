@@ -14,6 +14,7 @@ import {
   withLocks,
   writeFileAtomic,
 } from '@maestro/fs';
+import { refuseConflicted } from './conflict-markers.js';
 import { type LoadedCorpus, loadCorpusFiles } from './corpus.js';
 import { recordAppends } from './corpus-stored.js';
 import { SPEC_INTENT_FILE } from './intent-file.js';
@@ -108,6 +109,7 @@ function refuseNonUtf8(loaded: LoadedCorpus, writes: FileWrite[]): void {
         location: { file: `.workflow/${w.file}` },
       });
     }
+    if (f) refuseConflicted(w.file, f.text);
   }
 }
 

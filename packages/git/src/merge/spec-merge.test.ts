@@ -69,4 +69,23 @@ describe('mergeSpecFile', () => {
     expect(r).toMatchObject({ conflicts: [], counts: { deleted: 1 } });
     expect('text' in r && r.text).toBe(`# R\n\n${a}\n\n## Renamed section\n\n\n`);
   });
+  it('puts a blank line between entries both sides appended to a file that had none', () => {
+    const [a, b] = [tag('S-1', 'ours'), tag('S-2', 'theirs')];
+    const base = '# Rules\n\n## Entries\n';
+    const r = mergeSpecFile(base, `${base}\n${a}\n`, `${base}\n${b}\n`, 'x.md', ctx);
+    expect(r).toMatchObject({ conflicts: [], counts: { ours: 1, theirs: 1 } });
+    expect('text' in r && r.text).toBe(`${base}\n${a}\n\n${b}\n`);
+    const crlf = (t: string) => t.replace(/\n/g, '\r\n');
+    const w = mergeSpecFile(crlf(base), crlf(`${base}\n${a}\n`), crlf(`${base}\n${b}\n`), 'x.md', ctx);
+    expect('text' in w && w.text).toBe(crlf(`${base}\n${a}\n\n${b}\n`));
+  });
+
+  it('starts conflict markers on a line of their own after an entry', () => {
+    const [a, b1, b2] = [tag('S-1', 'a'), tag('S-2', 'one'), tag('S-2', 'two')];
+    const base = '# Rules\n';
+    const r = mergeSpecFile(base, `${base}\n${b1}\n`, `${base}\n${a}\n\n${b2}\n`, 'x.md', ctx);
+    expect(r).toMatchObject({ conflicts: [{ key: 'S-2', kind: 'both-added' }] });
+    const text = 'text' in r ? r.text : '';
+    expect(text).toContain(`${a}\n\n<<<<<<< ours\n${b1}\n=======\n${b2}\n>>>>>>> theirs\n`);
+  });
 });

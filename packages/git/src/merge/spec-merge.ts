@@ -26,6 +26,8 @@ interface Unit {
   /** Text between the previous entry and this one ('' for the first entry: it is the header). */
   lead: string;
   text: string;
+  /** The first entry of its side: its empty lead says nothing about how to follow another entry. */
+  first: boolean;
 }
 
 interface Side {
@@ -66,6 +68,7 @@ function sideOf(text: string, label: string, path: string): Side | MergeRefusal 
       key,
       lead: first ? '' : pending,
       text: seg.kind === 'entry' ? renderEntryNode(seg) : seg.raw,
+      first,
     });
     side.order.push(key);
     pending = '';
@@ -106,9 +109,16 @@ export function mergeSpecFile(
     return m.text;
   };
   let text = prose(o.header, a.header, b.header);
+  let emitted = 0;
   for (const key of mergedOrder(o, a, b)) {
     const piece = mergeUnit(key, o, a, b, out, ctx.markerSize ?? 7, prose);
-    if (piece !== null) text += piece;
+    if (piece === null) continue;
+    // An entry that came first on its side has no text of its own before it; placed after another
+    // entry it would be glued to that entry's closing tag (and a conflict marker would not start a line).
+    const headless = [a.units.get(key), b.units.get(key)].some((u) => u?.first);
+    const glued = emitted > 0 && headless && !text.endsWith('\n') && !/^\s/.test(piece);
+    text += glued ? `${a.eol}${a.eol}${piece}` : piece;
+    emitted++;
   }
   out.text = text + prose(o.tail, a.tail, b.tail);
   return out;
